@@ -47,7 +47,7 @@ fn main() {
     };
     println!("{} ({:.2} MB), best of {runs}", path.display(), mb);
     let t = Instant::now();
-    trajlint::tokens::count("warm up");
+    trajlint::tokens::load();
     report("tokenizer tables (first use, once)", t.elapsed());
     report("lexicon (built-in, compiled)", time(runs, Lexicon::builtin));
     let lex = Lexicon::builtin();

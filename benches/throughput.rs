@@ -62,7 +62,7 @@ fn main() {
     let mb = bytes as f64 / 1e6;
     let lex = Lexicon::builtin();
     // Warm the tokenizer (built once per process) outside the timings.
-    trajlint::tokens::count("warm up");
+    trajlint::tokens::load();
     println!(
         "corpus: {} ({} files, {:.1} MB)",
         dir.display(),

@@ -19,17 +19,22 @@ pub struct Analysis {
     pub audits: Vec<crate::probe::ProbeReport>,
 }
 
+/// The pieces of a turn's text and of its calls' names and arguments.
+pub fn turn_tally(turn: &Turn) -> tokens::Tally<'_> {
+    let mut tally = tokens::Tally::default();
+    for segment in &turn.segments {
+        tally.add(&segment.text.text);
+    }
+    for call in &turn.calls {
+        tally.add(&call.name);
+        tally.add(&call.arguments);
+    }
+    tally
+}
+
 /// Tokens of a turn: its text and its calls' names and arguments.
 pub fn turn_tokens(turn: &Turn) -> usize {
-    turn.segments
-        .iter()
-        .map(|s| tokens::count(&s.text.text))
-        .sum::<usize>()
-        + turn
-            .calls
-            .iter()
-            .map(|c| tokens::count(&c.name) + tokens::count(&c.arguments))
-            .sum::<usize>()
+    turn_tally(turn).count()
 }
 
 /// Extracts, resolves and judges one trajectory at "now" = its end.
@@ -50,7 +55,9 @@ pub fn analyze_with(
         || {
             if count_tokens {
                 use rayon::prelude::*;
-                traj.turns.par_iter().map(turn_tokens).collect()
+                // Cutting the text needs no tables: only counting waits for them to load.
+                let tallies: Vec<_> = traj.turns.par_iter().map(turn_tally).collect();
+                tallies.par_iter().map(tokens::Tally::count).collect()
             } else {
                 Vec::new()
             }

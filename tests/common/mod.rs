@@ -29,3 +29,24 @@ pub fn read(root: &Path, rel: &str) -> (Vec<u8>, ReadOutput) {
 pub fn count(t: &Trajectory, role: Role) -> usize {
     t.turns.iter().filter(|x| x.role == role).count()
 }
+
+/// Every file under `dir`, sorted, leaving out the corpus's own README and SOURCES notes.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if !p.ends_with("README.md") && !p.ends_with("SOURCES.md") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out
+}

@@ -1,0 +1,130 @@
+//! Token counts with a real BPE tokenizer: OpenAI's `o200k_base` (via the `bpe-openai` crate,
+//! which counts without materialising tokens).
+//!
+//! Text is cut into pieces (`split`) without the tokenizer's tables, which take tens of
+//! milliseconds to load; a `Tally` of a turn's pieces is therefore built while they load, and
+//! only counting it waits for them. Logs repeat the same words endlessly, so the count of each
+//! short piece is memoized per thread: the BPE encoder runs once per distinct piece instead of
+//! once per occurrence. The sum is exactly `Tokenizer::count` (o200k applies no normalization).
+
+mod split;
+
+pub use split::pieces;
+
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+/// The name written into annotations as `tokenizer`.
+pub const TOKENIZER: &str = "o200k_base";
+
+/// Pieces longer than this are counted directly (they rarely repeat).
+const MEMO_PIECE: usize = 24;
+/// The per-thread memo is dropped when it grows past this many pieces: memory stays bounded.
+const MEMO_LIMIT: usize = 1 << 16;
+
+fn tokenizer() -> &'static bpe_openai::Tokenizer {
+    static T: OnceLock<&'static bpe_openai::Tokenizer> = OnceLock::new();
+    T.get_or_init(bpe_openai::o200k_base)
+}
+
+/// Loads the tokenizer's tables now (call it on a spare thread to have them ready later).
+pub fn load() {
+    tokenizer();
+}
+
+thread_local! {
+    static MEMO: RefCell<FxHashMap<Box<str>, u32>> = RefCell::new(FxHashMap::default());
+}
+
+/// Counts pieces through the per-thread memo.
+fn with_counter<R>(f: impl FnOnce(&mut dyn FnMut(&str) -> usize) -> R) -> R {
+    let bpe = &tokenizer().bpe;
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() > MEMO_LIMIT {
+            memo.clear();
+        }
+        f(&mut |piece: &str| {
+            if piece.len() > MEMO_PIECE {
+                return bpe.count(piece.as_bytes());
+            }
+            if let Some(&n) = memo.get(piece) {
+                return n as usize;
+            }
+            let n = bpe.count(piece.as_bytes());
+            memo.insert(piece.into(), n as u32);
+            n
+        })
+    })
+}
+
+/// Number of tokens in `text`.
+pub fn count(text: &str) -> usize {
+    if text.is_empty() {
+        return 0;
+    }
+    with_counter(|count| pieces(text).map(count).sum())
+}
+
+/// The pieces of some texts with their multiplicities, gathered without the tokenizer's tables.
+#[derive(Default)]
+pub struct Tally<'a> {
+    short: FxHashMap<&'a str, u32>,
+    long: Vec<&'a str>,
+}
+
+impl<'a> Tally<'a> {
+    pub fn add(&mut self, text: &'a str) {
+        for piece in pieces(text) {
+            if piece.len() > MEMO_PIECE {
+                self.long.push(piece);
+            } else {
+                *self.short.entry(piece).or_default() += 1;
+            }
+        }
+    }
+
+    /// The number of tokens of everything added (waits for the tables if they are loading).
+    pub fn count(&self) -> usize {
+        if self.short.is_empty() && self.long.is_empty() {
+            return 0;
+        }
+        with_counter(|count| {
+            self.short
+                .iter()
+                .map(|(piece, &n)| count(piece) * n as usize)
+                .sum::<usize>()
+                + self.long.iter().map(|piece| count(piece)).sum::<usize>()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_real_tokens() {
+        assert_eq!(super::count(""), 0);
+        assert_eq!(super::count("hello world"), 2);
+        assert!(super::count("The quick brown fox jumps over the lazy dog.") >= 9);
+    }
+
+    #[test]
+    fn memoized_counts_equal_the_tokenizer_s() {
+        let t = bpe_openai::o200k_base();
+        let texts = [
+            "fn main() {\n    println!(\"hello\");\n}\n",
+            "Error: reservation not found. Error: reservation not found.",
+            "   indented   text\twith\ttabs \r\n and unicode: Straße, 東京, 🦀🦀",
+            &"repeat repeat ".repeat(200),
+        ];
+        for s in texts {
+            assert_eq!(super::count(s), t.count(s), "{s:?}");
+            assert_eq!(super::count(s), t.count(s), "second call, memo warm: {s:?}");
+            let mut tally = super::Tally::default();
+            tally.add(s);
+            tally.add(s);
+            assert_eq!(tally.count(), 2 * t.count(s), "tally of two copies: {s:?}");
+        }
+    }
+}
