@@ -7,6 +7,11 @@ use cli::annotate::AnnotateFormat;
 use cli::InputArgs;
 use std::process::ExitCode;
 
+// The analysis allocates many small vectors and the tokenizer's tables many small maps:
+// mimalloc cuts the allocator's share of a `plan` run (about a sixth with the system one).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "trajlint", version, about = "Static analysis of AI-agent trajectories: what is still live, and what a compactor may replace.", long_about = None)]
 struct Cli {

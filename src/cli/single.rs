@@ -48,15 +48,22 @@ impl Loaded {
 pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
     // The tokenizer's tables load (~60 ms) while the lexicon compiles and the file is read:
     // a compactor waits on this command. The probe needs no tokens and skips them.
-    let warm = count_tokens.then(|| std::thread::spawn(|| trajlint::tokens::count("warm up")));
-    let lex = super::load_lexicon(&input.lexicon).map_err(|e| eprintln!("error: {e}"))?;
-    let src = if input.path.as_os_str() == "-" {
-        super::read_input(&super::Input::Stdin)
-    } else {
-        super::read_input(&super::Input::Path(input.path.clone()))
-    }
-    .map_err(|e| eprintln!("error: {e}"))?;
-    let read = trajlint::formats::read(&src.bytes, input.input_format);
+    let warm = count_tokens.then(|| std::thread::spawn(trajlint::tokens::load));
+    // The log is read and parsed while the lexicon compiles.
+    let (lex, src) = rayon::join(
+        || super::load_lexicon(&input.lexicon),
+        || {
+            let src = if input.path.as_os_str() == "-" {
+                super::read_input(&super::Input::Stdin)
+            } else {
+                super::read_input(&super::Input::Path(input.path.clone()))
+            }?;
+            let read = trajlint::formats::read(&src.bytes, input.input_format);
+            Ok::<_, String>((src, read))
+        },
+    );
+    let lex = lex.map_err(|e| eprintln!("error: {e}"))?;
+    let (src, read) = src.map_err(|e| eprintln!("error: {e}"))?;
     let report = trajlint::FileReport {
         source: src,
         read,

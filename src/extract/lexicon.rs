@@ -336,85 +336,100 @@ impl Lexicon {
                 message: e.to_string(),
             })
         };
-        // The three large regexes compile on a second thread while the phrase lists compile
-        // here: a compactor waits on start-up.
-        std::thread::scope(|scope| {
-            let three = scope.spawn(|| {
-                (
-                    big(&description, "reference"),
-                    big(&ordinal, "reference"),
-                    big(&imperative_start, "obligation.imperative_verbs"),
+        // Every list compiles in parallel (the three large regexes alongside the phrase
+        // lists): a compactor waits on start-up. The lists come back in this order.
+        let n = &merged.null_result;
+        let o = &merged.obligation;
+        let i = &merged.incorporation;
+        let lists: [(&[String], &str); 21] = [
+            (&n.not_found, "null_result.not_found"),
+            (&n.error, "null_result.error"),
+            (&n.error_anywhere, "null_result.error_anywhere"),
+            (&n.pseudo, "null_result.pseudo"),
+            (&merged.retry.defer, "retry.defer"),
+            (&o.commitment, "obligation.commitment"),
+            (&o.deferred, "obligation.deferred"),
+            (&o.not_commitment, "obligation.not_commitment"),
+            (&o.immediate, "obligation.immediate"),
+            (&o.done, "obligation.done"),
+            (&o.dropped, "obligation.dropped"),
+            (&o.plan_header, "obligation.plan_header"),
+            (&o.tracker_open, "obligation.tracker_open"),
+            (&o.tracker_close, "obligation.tracker_close"),
+            (&i.cues, "incorporation.cues"),
+            (&i.change_of_course, "incorporation.change_of_course"),
+            (&r.expletive_it, "reference.expletive_it"),
+            (&r.pronoun_start, "reference.pronoun_start"),
+            (&r.pronoun_object, "reference.pronoun_object"),
+            (&r.ordinal_phrases, "reference.ordinal_phrases"),
+            (&r.identifier, "reference.identifier"),
+        ];
+        use rayon::prelude::*;
+        let (compiled, (description, (ordinal, imperative_start))) = rayon::join(
+            || {
+                lists
+                    .par_iter()
+                    .map(|(list, what)| c(list, what))
+                    .collect::<Vec<_>>()
+            },
+            || {
+                rayon::join(
+                    || big(&description, "reference"),
+                    || {
+                        rayon::join(
+                            || big(&ordinal, "reference"),
+                            || big(&imperative_start, "obligation.imperative_verbs"),
+                        )
+                    },
                 )
-            });
-            let placeholder = || Regex::new("$^").expect("a valid regex");
-            let mut lex = Lexicon {
-                not_found: c(&merged.null_result.not_found, "null_result.not_found")?,
-                error: c(&merged.null_result.error, "null_result.error")?,
-                error_anywhere: c(
-                    &merged.null_result.error_anywhere,
-                    "null_result.error_anywhere",
-                )?,
-                pseudo: c(&merged.null_result.pseudo, "null_result.pseudo")?,
-                empty: merged
-                    .null_result
-                    .empty
-                    .iter()
-                    .map(|s| s.to_lowercase())
-                    .collect(),
-                retrieve_words: merged.null_result.retrieve_words,
-                write_words: merged.null_result.write_words,
-                match_commands: merged.null_result.match_commands,
-                runner_commands: merged.null_result.runner_commands,
-                quiet_subcommands: merged.null_result.quiet_subcommands,
-                empty_prefix: merged
-                    .null_result
-                    .empty_prefix
-                    .iter()
-                    .map(|s| s.to_lowercase())
-                    .collect(),
-                retry: c(&merged.retry.defer, "retry.defer")?,
-                commitment: c(&merged.obligation.commitment, "obligation.commitment")?,
-                deferred: c(&merged.obligation.deferred, "obligation.deferred")?,
-                not_commitment: c(
-                    &merged.obligation.not_commitment,
-                    "obligation.not_commitment",
-                )?,
-                immediate: c(&merged.obligation.immediate, "obligation.immediate")?,
-                done: c(&merged.obligation.done, "obligation.done")?,
-                dropped: c(&merged.obligation.dropped, "obligation.dropped")?,
-                plan_header: c(&merged.obligation.plan_header, "obligation.plan_header")?,
-                imperative_verbs: merged.obligation.imperative_verbs,
-                tracker_open: c(&merged.obligation.tracker_open, "obligation.tracker_open")?,
-                tracker_close: c(&merged.obligation.tracker_close, "obligation.tracker_close")?,
-                synonyms,
-                incorporation: c(&merged.incorporation.cues, "incorporation.cues")?,
-                change_of_course: c(
-                    &merged.incorporation.change_of_course,
-                    "incorporation.change_of_course",
-                )?,
-                nouns: merged.reference.nouns.clone(),
-                backward: merged.reference.backward.clone(),
-                expletive_it: c(&merged.reference.expletive_it, "reference.expletive_it")?,
-                pronoun_start: c(&merged.reference.pronoun_start, "reference.pronoun_start")?,
-                pronoun_object: c(&merged.reference.pronoun_object, "reference.pronoun_object")?,
-                ordinal_words: merged.reference.ordinal_words.clone(),
-                ordinal_phrases: c(
-                    &merged.reference.ordinal_phrases,
-                    "reference.ordinal_phrases",
-                )?,
-                identifier: c(&merged.reference.identifier, "reference.identifier")?,
-                ordinal: placeholder(),
-                imperative_start: placeholder(),
-                description: placeholder(),
-            };
-            let (description, ordinal, imperative_start) =
-                three.join().expect("the regex thread does not panic");
-            lex.description = description?;
-            lex.ordinal = ordinal?;
-            lex.imperative_start = imperative_start?;
-            Ok(lex)
-        })
+            },
+        );
+        let mut compiled = compiled.into_iter();
+        let mut next = || compiled.next().expect("one compiled list per entry");
+        let lex = Lexicon {
+            not_found: next()?,
+            error: next()?,
+            error_anywhere: next()?,
+            pseudo: next()?,
+            retry: next()?,
+            commitment: next()?,
+            deferred: next()?,
+            not_commitment: next()?,
+            immediate: next()?,
+            done: next()?,
+            dropped: next()?,
+            plan_header: next()?,
+            tracker_open: next()?,
+            tracker_close: next()?,
+            incorporation: next()?,
+            change_of_course: next()?,
+            expletive_it: next()?,
+            pronoun_start: next()?,
+            pronoun_object: next()?,
+            ordinal_phrases: next()?,
+            identifier: next()?,
+            description: description?,
+            ordinal: ordinal?,
+            imperative_start: imperative_start?,
+            empty: lowercase(&n.empty),
+            empty_prefix: lowercase(&n.empty_prefix),
+            retrieve_words: n.retrieve_words.clone(),
+            write_words: n.write_words.clone(),
+            match_commands: n.match_commands.clone(),
+            runner_commands: n.runner_commands.clone(),
+            quiet_subcommands: n.quiet_subcommands.clone(),
+            imperative_verbs: o.imperative_verbs.clone(),
+            synonyms,
+            nouns: r.nouns.clone(),
+            backward: r.backward.clone(),
+            ordinal_words: r.ordinal_words.clone(),
+        };
+        Ok(lex)
     }
+}
+
+fn lowercase(list: &[String]) -> Vec<String> {
+    list.iter().map(|s| s.to_lowercase()).collect()
 }
 
 fn merge(into: &mut File, f: File) {

@@ -147,10 +147,23 @@ pub fn turn_anchor(turn: &Turn) -> Span {
 
 /// Extracts every fact of a trajectory, in turn order, with ids assigned.
 pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon) -> Vec<Fact> {
-    let mut facts = Vec::new();
-    null_results::extract(traj, lex, &mut facts);
-    obligations::extract(traj, bytes, lex, &mut facts);
-    references::extract(traj, lex, &mut facts);
+    // The three extractors are independent: they run in parallel.
+    let run = |f: &(dyn Fn(&mut Vec<Fact>) + Sync)| {
+        let mut facts = Vec::new();
+        f(&mut facts);
+        facts
+    };
+    let (mut facts, (obligations, references)) = rayon::join(
+        || run(&|out| null_results::extract(traj, lex, out)),
+        || {
+            rayon::join(
+                || run(&|out| obligations::extract(traj, bytes, lex, out)),
+                || run(&|out| references::extract(traj, lex, out)),
+            )
+        },
+    );
+    facts.extend(obligations);
+    facts.extend(references);
     facts.sort_by_key(|f| (f.turn, f.span.start, f.subkind));
     for (i, f) in facts.iter_mut().enumerate() {
         f.id = i;
