@@ -178,11 +178,17 @@ fn specific(f: &Fact, words: &HashSet<String>) -> bool {
     let own = f
         .terms
         .iter()
-        .filter(|t| !t.starts_with(['@', '!']))
+        .filter(|t| !t.starts_with(['@', '!']) && !GENERIC.contains(&t.as_str()))
         .count();
     // An action family alone ("@edit") meets anything of its kind: it shows a connection only
-    // when the obligation names nothing else.
+    // when the obligation names nothing more specific ("run the tests": any test run).
     shared.len() >= 2 || shared.iter().any(|t| !GENERIC.contains(&t.as_str())) || own == 0
+}
+
+/// An obligation that names its object verbatim as code (`ledger import`) is performed only by
+/// a call that holds it: a test run that shares a file name does not run that command.
+fn names_its_code(f: &Fact, words: &HashSet<String>) -> bool {
+    f.code.is_empty() || f.code.iter().any(|c| c.iter().all(|t| words.contains(t)))
 }
 
 /// A word that names one thing: an error class, an id, a long or compound word.
@@ -292,6 +298,7 @@ fn resolve_with_calls(
                 && f.turn < t
                 && concerns(f, shared)
                 && specific(f, &words)
+                && names_its_code(f, &words)
                 && fits(f.action.as_deref(), kind, &call_families)
                 && !pending.frozen[id]
             {
@@ -365,7 +372,18 @@ fn resolve_with_prose(
                     && specific(f, &words)
                     && !matches!(
                         f.action.as_deref(),
-                        Some("edit" | "test" | "execute" | "lint" | "build" | "install" | "commit")
+                        Some(
+                            "edit"
+                                | "test"
+                                | "execute"
+                                | "lint"
+                                | "build"
+                                | "install"
+                                | "commit"
+                                | "verify"
+                                | "reproduce"
+                                | "search"
+                        )
                     );
                 // Recording a failure names what failed: a word of the failure message, two
                 // words of the query, or one that names a single thing (an id, a file name).
@@ -377,7 +395,7 @@ fn resolve_with_prose(
                 let ok = match f.kind() {
                     FactKind::NullResult => cue_null && names_it || quoting,
                     FactKind::Obligation => {
-                        (cue_done || said) && f.subkind != Subkind::ToolRetry
+                        (cue_done && specific(f, &words) || said) && f.subkind != Subkind::ToolRetry
                             || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence)
                     }
                     FactKind::Reference => false,

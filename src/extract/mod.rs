@@ -95,6 +95,9 @@ pub struct Fact {
     /// null result looked for. `@name` marks an action family ("@test"), `!word` a word of a
     /// failure message that a later turn may quote. The resolver and the probe match on these.
     pub terms: Vec<String>,
+    /// Objects an obligation names verbatim as code (`ledger import`), as the terms of each: a
+    /// call performs it only if it holds every term of one of them.
+    pub code: Vec<Vec<String>>,
     /// The kind of action an obligation owes (its verb's family: `edit`, `test`, `read`, …),
     /// so that only a call of a fitting kind discharges it.
     pub action: Option<String>,
@@ -126,6 +129,7 @@ impl Fact {
             antecedent: None,
             candidates: Vec::new(),
             terms: Vec::new(),
+            code: Vec::new(),
             action: None,
             tool: None,
             todo_key: None,

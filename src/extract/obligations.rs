@@ -69,60 +69,83 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                 };
                 let mut cues = lex.commitment.find_all(sentence);
                 cues.sort_unstable();
-                let committed = cues.into_iter().find(|&(cs, ce)| {
-                    let (a, b) = clause_of(cs, ce);
-                    !lex.not_commitment.is_match(&sentence[a..b])
-                });
-                let any_commitment = lex.commitment.is_match(sentence);
-                let cue = committed.or_else(|| {
-                    if any_commitment {
-                        return None; // every commitment in it is excluded
-                    }
-                    let m = lex.imperative_start.captures(sentence)?;
-                    let prefixed = m.get(1).is_some();
-                    let end = m.get(0).map_or(0, |x| x.end());
-                    let code = sentence[end..].starts_with(['(', '.', '_', '`']);
-                    if code || sentence.split_whitespace().count() < 3 {
-                        return None;
-                    }
-                    (prefixed || !turn.calls.is_empty()).then_some((0, end))
-                });
-                let Some((cs, ce)) = cue else {
-                    continue;
-                };
-                if committed.is_none() && lex.not_commitment.is_match(sentence) {
-                    continue;
+                let any_commitment = !cues.is_empty();
+                // Each commitment cue that its own clause does not exclude opens a commitment
+                // of its own, running to the clause of the next one ("I'll set up a todo list;
+                // after the fix I'll run the suite, and once it is green I'll verify it"): one
+                // may be done at once while another is owed.
+                let committed: Vec<(usize, usize)> = cues
+                    .into_iter()
+                    .filter(|&(cs, ce)| {
+                        let (a, b) = clause_of(cs, ce);
+                        !lex.not_commitment.is_match(&sentence[a..b])
+                    })
+                    .collect();
+                let mut commitments: Vec<Commitment> = Vec::new();
+                for (k, &(cs, ce)) in committed.iter().enumerate() {
+                    let from = clause_of(cs, ce).0;
+                    let from = commitments.last().map_or(from, |p| from.max(p.end));
+                    let end = committed
+                        .get(k + 1)
+                        .map_or(sentence.len(), |&(ns, ne)| clause_of(ns, ne).0.max(ce));
+                    commitments.push(Commitment {
+                        from,
+                        action: ce,
+                        end,
+                    });
                 }
-                // A bare imperative names its action in the cue itself.
-                let clause = if committed.is_none() {
-                    sentence
-                } else {
-                    &sentence[ce..]
-                };
-                let deferred = lex.deferred.is_match(&sentence[cs..]);
-                let c = Candidate {
-                    text,
-                    start: s.start,
-                    end: s.end,
-                    chunks: chunks(clause)
-                        .into_iter()
-                        .map(|c| ChunkWords::of(c, lex))
-                        .collect(),
-                };
-                if c.chunks
-                    .iter()
-                    .all(|k| k.terms.is_empty() && k.families.is_empty())
-                {
-                    continue; // "I'll do that." with nothing to owe by name: references handle it
+                if commitments.is_empty() && !any_commitment {
+                    // A self-addressed imperative names its action in the cue itself.
+                    let imperative = lex.imperative_start.captures(sentence).and_then(|m| {
+                        let prefixed = m.get(1).is_some();
+                        let end = m.get(0).map_or(0, |x| x.end());
+                        let code = sentence[end..].starts_with(['(', '.', '_', '`']);
+                        let short = sentence.split_whitespace().count() < 3;
+                        (!code && !short && (prefixed || !turn.calls.is_empty())).then_some(end)
+                    });
+                    if imperative.is_some() && !lex.not_commitment.is_match(sentence) {
+                        commitments.push(Commitment {
+                            from: 0,
+                            action: 0,
+                            end: sentence.len(),
+                        });
+                    }
                 }
                 // "Let me fix the parser:" introduces what the turn goes on to show.
                 let last_segment = std::ptr::eq(seg, turn.segments.last().unwrap_or(seg));
                 let introduces = sentence.trim_end().ends_with(':')
                     && (s.end < text.text.trim_end().len() || !last_segment);
-                if deferred || turn.calls.is_empty() && !introduces {
-                    facts.push(c.fact(i, None));
-                } else if !introduces {
-                    immediate.push(c);
+                for m in commitments {
+                    let part = &sentence[m.from..m.end];
+                    let clause = &sentence[m.action..m.end];
+                    // Chunks from the first deferral cue on are owed whatever the turn does
+                    // ("I'll add the option and then write a test": the test is later).
+                    let deferred_at = lex.deferred.first(part).map(|(d, _)| m.from + d);
+                    let pieces = chunks(clause);
+                    let deferred_from = deferred_at.map(|d| {
+                        pieces
+                            .iter()
+                            .position(|p| offset_in(sentence, p) + p.len() > d)
+                            .unwrap_or(pieces.len())
+                    });
+                    let c = Candidate {
+                        text,
+                        start: s.start + m.from,
+                        end: s.start + m.end,
+                        chunks: pieces.iter().map(|c| ChunkWords::of(c, lex)).collect(),
+                        deferred_from,
+                    };
+                    if c.chunks
+                        .iter()
+                        .all(|k| k.terms.is_empty() && k.families.is_empty())
+                    {
+                        continue; // "I'll do that." with nothing to owe by name: references handle it
+                    }
+                    if deferred_from == Some(0) || turn.calls.is_empty() && !introduces {
+                        facts.push(c.fact(i, None));
+                    } else if !introduces {
+                        immediate.push(c);
+                    }
                 }
             }
         }
@@ -139,6 +162,9 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
         for c in &immediate {
             let owed: Vec<usize> = (0..c.chunks.len())
                 .filter(|&k| {
+                    if c.deferred_from.is_some_and(|d| k >= d) {
+                        return !c.chunks[k].terms.is_empty();
+                    }
                     let chunk = &c.chunks[k];
                     let lone = chunk
                         .families
@@ -160,6 +186,21 @@ struct Candidate<'a> {
     start: usize,
     end: usize,
     chunks: Vec<ChunkWords>,
+    /// The first chunk at or after a deferral cue ("then", "later", "once …").
+    deferred_from: Option<usize>,
+}
+
+/// One commitment of a sentence, as offsets into it: its clause starts at `from`, the action
+/// it names at `action` (after the cue), and it runs to `end`.
+struct Commitment {
+    from: usize,
+    action: usize,
+    end: usize,
+}
+
+/// Where `part` (a sub-slice of `whole`) starts in it.
+fn offset_in(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
 impl Candidate<'_> {
@@ -176,6 +217,7 @@ impl Candidate<'_> {
             if only.is_none_or(|o| o.contains(&k)) {
                 t.extend(c.terms.iter().cloned());
                 t.extend(c.all_families.iter().map(|f| format!("@{f}")));
+                f.code.extend(c.code.iter().cloned());
                 if f.action.is_none() {
                     f.action = c.families.first().cloned();
                 }
@@ -354,6 +396,8 @@ pub struct ChunkWords {
     pub families: Vec<String>,
     /// The families of all its words ("run the tests": execute and test), to meet later calls.
     pub all_families: Vec<String>,
+    /// The terms of each `code` span it names.
+    pub code: Vec<Vec<String>>,
 }
 
 impl ChunkWords {
@@ -366,6 +410,15 @@ impl ChunkWords {
             terms: terms(text),
             families,
             all_families: families_of(text, lex),
+            // Names and commands only (`ledger import`, `units.py`), not code shapes.
+            code: text
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|c| c.len() <= 40 && !c.contains(['{', '[', '(', '=', ',']))
+                .map(terms)
+                .filter(|t| !t.is_empty())
+                .collect(),
         }
     }
 }
@@ -561,6 +614,7 @@ fn plan_steps(
             f.terms = cw.terms;
             f.terms
                 .extend(cw.all_families.iter().map(|x| format!("@{x}")));
+            f.code = cw.code;
             facts.push(f);
         }
     }
@@ -641,7 +695,12 @@ fn todo_steps(
                 Some(tx) => fact_at(Subkind::PlanStep, turn, tx, 0, tx.text.len()),
                 None => Fact::new(Subkind::PlanStep, turn, call.span, item.content.clone()),
             };
-            f.terms = terms(&item.content);
+            let cw = ChunkWords::of(&item.content, lex);
+            f.action = cw.families.first().cloned();
+            f.terms = cw.terms;
+            f.terms
+                .extend(cw.all_families.iter().map(|x| format!("@{x}")));
+            f.code = cw.code;
             f.todo_key = Some(todo_key(&item.content));
             f.tool = Some(call.name.clone());
             facts.push(f);

@@ -25,6 +25,20 @@ struct IdSeen {
     latest: usize,
 }
 
+impl IdSeen {
+    /// Two sightings of one id (under a short and a full form) as one.
+    fn merge(&self, other: &IdSeen) -> IdSeen {
+        IdSeen {
+            first: self.first.min(other.first),
+            first_result: match (self.first_result, other.first_result) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            latest: self.latest.max(other.latest),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Visible {
     previous: Option<usize>,
@@ -344,11 +358,14 @@ fn find_in_turn(
             if claimed.iter().any(|c| c.start <= s && s < c.end) || restated(t, s, e) {
                 continue;
             }
-            let seen = vis
-                .ids
-                .get(id)
-                .or_else(|| vis.id_alias.get(id).and_then(|full| vis.ids.get(full)));
-            let Some(&seen) = seen else {
+            // A short form ("6276644") and the full id it stands for ("gift_card_6276644") name
+            // one thing: the defining occurrence is the earliest of either.
+            let full = vis.id_alias.get(id).and_then(|full| vis.ids.get(full));
+            let seen = match (full, vis.ids.get(id)) {
+                (Some(a), Some(b)) => Some(a.merge(b)),
+                (a, b) => a.or(b).copied(),
+            };
+            let Some(seen) = seen else {
                 // Defined only in turns a compaction replaced: nothing visible says what it is.
                 if vis.ids_compacted.contains_key(id) {
                     let f = fact_at(Subkind::Identifier, i, text, s, e);

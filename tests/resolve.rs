@@ -1,0 +1,132 @@
+//! Resolution rules on small conversations built through the library API: which later turn
+//! discharges, incorporates or binds what (semantics.md, "Obligation" and "Reference").
+
+use serde_json::{json, Value};
+use trajlint::extract::{Fact, Status, Subkind};
+use trajlint::Annotated;
+
+fn call(id: &str, name: &str, args: Value) -> Value {
+    json!({"id": id, "type": "function",
+           "function": {"name": name, "arguments": args.to_string()}})
+}
+
+fn analyse(messages: Value) -> Annotated {
+    Annotated::from_openai_messages(&messages).expect("messages read")
+}
+
+fn commitments(a: &Annotated) -> Vec<&Fact> {
+    a.analysis
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::SelfCommitment)
+        .collect()
+}
+
+#[test]
+fn each_commitment_of_a_sentence_is_its_own_fact() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The importer crashes on a BOM."},
+        {"role": "assistant",
+         "content": "I'll set up a short todo list; after the fix I'll run the whole suite, and once it is green I'll verify the fix with `ledger import` on a real BOM export.",
+         "tool_calls": [call("c1", "TodoWrite", json!({"todos": []}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+    ]));
+    let owed = commitments(&a);
+    // The todo list is set up by the turn's own call; the suite and the check are owed.
+    assert_eq!(owed.len(), 2, "{owed:#?}");
+    assert!(
+        owed[0].text.contains("run the whole suite"),
+        "{}",
+        owed[0].text
+    );
+    assert!(owed[1].text.contains("ledger import"), "{}", owed[1].text);
+    assert!(!owed[1].text.contains("whole suite"), "{}", owed[1].text);
+}
+
+#[test]
+fn what_follows_then_is_owed_even_when_the_turn_does_the_rest() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Add a --since option."},
+        {"role": "assistant",
+         "content": "I'll add `--since` to the parser and then write a unit test for it.",
+         "tool_calls": [call("c1", "Edit", json!({"file_path": "src/args.ts", "old_string": "level", "new_string": "level, since"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "The file src/args.ts has been updated."},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert!(
+        owed[0].terms.contains(&"unit".to_string()),
+        "{:?}",
+        owed[0].terms
+    );
+    assert!(
+        !owed[0].terms.contains(&"parser".to_string()),
+        "{:?}",
+        owed[0].terms
+    );
+    assert_eq!(owed[0].status, Status::Open);
+}
+
+#[test]
+fn a_command_named_as_code_is_discharged_only_by_running_it() {
+    let convo = |command: &str| {
+        json!([
+            {"role": "user", "content": "Fix the BOM crash."},
+            {"role": "assistant", "content": "Once the tests pass I'll verify the fix with `ledger import` on a real BOM export."},
+            {"role": "assistant", "content": "",
+             "tool_calls": [call("c1", "bash", json!({"command": command}))]},
+            {"role": "tool", "tool_call_id": "c1", "content": "41 passed"},
+        ])
+    };
+    let a = analyse(convo("python -m pytest tests/test_bom.py -q"));
+    assert_eq!(
+        commitments(&a)[0].status,
+        Status::Open,
+        "a test run is not `ledger import`"
+    );
+    let a = analyse(convo("ledger import fixtures/bom_export.csv"));
+    assert_eq!(commitments(&a)[0].status, Status::Discharged);
+}
+
+#[test]
+fn a_report_discharges_only_what_it_names_specifically() {
+    let convo = |report: &str| {
+        json!([
+            {"role": "user", "content": "Add a --since option."},
+            {"role": "assistant", "content": "Later I'll write a unit test."},
+            {"role": "assistant", "content": report},
+        ])
+    };
+    // "tests pass" shares only the generic word "test" with the owed unit test.
+    let a = analyse(convo(
+        "The type error is fixed, and the 14 existing tests pass.",
+    ));
+    assert_eq!(commitments(&a)[0].status, Status::Open);
+    let a = analyse(convo("Done: the unit test is written and passes."));
+    assert_eq!(commitments(&a)[0].status, Status::Discharged);
+}
+
+#[test]
+fn a_short_id_binds_to_where_its_full_form_was_defined() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Upgrade my reservation."},
+        {"role": "assistant", "content": "",
+         "tool_calls": [call("c1", "get_user_details", json!({"user_id": "sofia_kim_7287"}))]},
+        {"role": "tool", "tool_call_id": "c1",
+         "content": "{\"payment_methods\": {\"gift_card_6276644\": {\"source\": \"gift_card\", \"amount\": 157}}}"},
+        {"role": "assistant", "content": "You can pay with Gift Card 6276644 ($157) or a certificate."},
+        {"role": "user", "content": "Please use Gift Card 6276644."},
+    ]));
+    let id = a
+        .analysis
+        .facts
+        .iter()
+        .find(|f| f.subkind == Subkind::Identifier && f.turn == 4)
+        .expect("the id the user names is a reference");
+    // The defining occurrence is the tool result (turn 2), not the assistant's mention.
+    assert_eq!(id.antecedent.map(|l| l.turn), Some(2), "{id:#?}");
+    assert!(
+        id.candidates.contains(&3),
+        "the latest mention stays a candidate"
+    );
+}
