@@ -22,6 +22,11 @@ pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact
         frozen: vec![false; facts.len()],
         ..Pending::default()
     };
+    for (id, f) in facts.iter().enumerate() {
+        if let Some(c) = call_turn(traj, f) {
+            pending.nulls_by_call.entry(c).or_default().push(id);
+        }
+    }
     let mut next_fact = 0;
     // Null results waiting for the first assistant turn after them.
     let mut fresh_nulls: Vec<usize> = Vec::new();
@@ -80,6 +85,8 @@ struct Pending {
     by_todo: HashMap<String, Vec<usize>>,
     /// Facts in turns a compaction replaced: settled as they were at that compaction.
     frozen: Vec<bool>,
+    /// Null results by the turn whose call they answer (parallel calls give siblings).
+    nulls_by_call: HashMap<usize, Vec<usize>>,
 }
 
 impl Pending {
@@ -139,6 +146,51 @@ fn fits(action: Option<&str>, kind: CallKind, call_families: &HashSet<&str>) -> 
         }
         _ => true,
     }
+}
+
+/// For each null result among `met` whose call turn made other calls with null results: the
+/// words a sibling's output shows and its own does not. Such a word names the sibling (`cat
+/// CHANGELOG.md` printed "CHANGELOG.md: No such file"; the `git log` cancelled with it did not).
+fn sibling_terms(
+    traj: &Trajectory,
+    facts: &[Fact],
+    met: &HashMap<usize, usize>,
+    nulls_by_call: &HashMap<usize, Vec<usize>>,
+) -> HashMap<usize, HashSet<String>> {
+    let output = |turn: usize| -> String {
+        traj.turns[turn]
+            .segments
+            .iter()
+            .map(|s| s.text.text.to_lowercase())
+            .collect()
+    };
+    let mut out: HashMap<usize, HashSet<String>> = HashMap::new();
+    for &a in met.keys() {
+        let Some(siblings) = call_turn(traj, &facts[a]).and_then(|c| nulls_by_call.get(&c)) else {
+            continue;
+        };
+        let own = output(facts[a].turn);
+        for &b in siblings.iter().filter(|&&b| facts[b].turn != facts[a].turn) {
+            let theirs = output(facts[b].turn);
+            out.entry(a).or_default().extend(
+                facts[b]
+                    .terms
+                    .iter()
+                    .filter(|t| !t.starts_with(['@', '!']))
+                    .filter(|t| theirs.contains(t.as_str()) && !own.contains(t.as_str()))
+                    .cloned(),
+            );
+        }
+    }
+    out
+}
+
+/// The turn whose call a null result answers.
+fn call_turn(traj: &Trajectory, f: &Fact) -> Option<usize> {
+    if f.kind() != FactKind::NullResult {
+        return None;
+    }
+    traj.turns[f.turn].result.as_ref()?.call.map(|(c, _)| c)
 }
 
 /// Words shared by almost any two sentences about code: alone, they show no connection.
@@ -321,6 +373,13 @@ fn resolve_with_prose(
     let turn = &traj.turns[t];
     let assistant = turn.role == Role::Assistant;
     let mut first_sentences_with_cue: Option<Link> = None;
+    // The failures waiting when this turn starts: a change of course follows the last one only
+    // if no sentence of the turn records another (then it is about that one).
+    let waiting: Vec<usize> = fresh_nulls
+        .iter()
+        .copied()
+        .filter(|&id| facts[id].resolved_by.is_none())
+        .collect();
     for seg in turn
         .segments
         .iter()
@@ -353,7 +412,9 @@ fn resolve_with_prose(
             // records it even without a word of failure around it.
             let quoted: HashSet<String> = words.iter().map(|w| format!("!{w}")).collect();
             let quotes = pending.meeting(&quoted, facts);
-            for (id, shared) in pending.meeting(&words, facts) {
+            let met = pending.meeting(&words, facts);
+            let siblings = sibling_terms(traj, facts, &met, &pending.nulls_by_call);
+            for (id, shared) in met {
                 let f = &facts[id];
                 if f.turn >= t || f.kind() != FactKind::NullResult && !concerns(f, shared) {
                     continue;
@@ -385,13 +446,31 @@ fn resolve_with_prose(
                                 | "search"
                         )
                     );
-                // Recording a failure names what failed: a word of the failure message, two
-                // words of the query, or one that names a single thing (an id, a file name).
-                let names_it = quotes.contains_key(&id)
-                    || shared >= 2
+                // Recording a failure names what failed: two words of the failure or of the
+                // query, or one that names a single thing (an id, a file name). A word its
+                // sibling result (another call of the same turn) shares, and only that one's
+                // output shows, names the sibling: `cat CHANGELOG.md` failed, the `git log`
+                // cancelled with it did not.
+                let own = |q: &&String| {
+                    !q.starts_with(['@', '!'])
+                        && words.contains(*q)
+                        && siblings.get(&id).is_none_or(|s| !s.contains(*q))
+                };
+                let shared = f.terms.iter().filter(own).count().min(shared);
+                // One word is enough when it names a single thing, or when it is what was
+                // looked for and the failure repeats it ("No matches found for "KIB"").
+                let query = traj
+                    .call_of(f.turn)
+                    .map(|c| call_terms(&c.name, &c.arguments))
+                    .unwrap_or_default();
+                let echoed = |q: &&String| {
+                    query.contains(*q) && f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
+                };
+                let names_it = shared >= 2
                     || f.terms
                         .iter()
-                        .any(|q| !q.starts_with(['@', '!']) && distinctive(q) && words.contains(q));
+                        .filter(own)
+                        .any(|q| distinctive(q) || echoed(&q));
                 let ok = match f.kind() {
                     FactKind::NullResult => cue_null && names_it || quoting,
                     FactKind::Obligation => {
@@ -409,12 +488,7 @@ fn resolve_with_prose(
     // The first assistant turn after a failure: a change of course right away counts when the
     // failure it follows is the only one waiting ("tree is not installed, let me use find").
     if assistant {
-        let open: Vec<usize> = fresh_nulls
-            .iter()
-            .copied()
-            .filter(|&id| facts[id].resolved_by.is_none())
-            .collect();
-        if let (Some(link), [only]) = (first_sentences_with_cue, open.as_slice()) {
+        if let (Some(link), [only]) = (first_sentences_with_cue, waiting.as_slice()) {
             if !pending.frozen[*only] {
                 resolved(&mut facts[*only], link);
             }

@@ -130,3 +130,67 @@ fn a_short_id_binds_to_where_its_full_form_was_defined() {
         "the latest mention stays a candidate"
     );
 }
+
+fn nulls(a: &Annotated) -> Vec<&Fact> {
+    a.analysis
+        .facts
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.subkind,
+                Subkind::Error | Subkind::NotFound | Subkind::Empty
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_word_only_the_failing_sibling_shows_does_not_record_the_cancelled_call() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Add a changelog entry."},
+        {"role": "assistant", "content": "",
+         "tool_calls": [call("c1", "bash", json!({"command": "cat CHANGELOG.md"})),
+                        call("c2", "bash", json!({"command": "git log --oneline -3 -- CHANGELOG.md"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Exit code 1\ncat: CHANGELOG.md: No such file or directory"},
+        {"role": "tool", "tool_call_id": "c2", "content": "<tool_use_error>Sibling tool call errored</tool_use_error>"},
+        {"role": "assistant", "content": "Since `CHANGELOG.md` doesn't exist, I'll look for where release notes live."},
+    ]));
+    let found = nulls(&a);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(
+        found[0].status,
+        Status::Incorporated,
+        "the cat failure is recorded"
+    );
+    assert_eq!(
+        found[1].status,
+        Status::Unincorporated,
+        "the cancelled git log is not"
+    );
+}
+
+#[test]
+fn one_shared_word_records_a_failure_only_if_it_was_the_query() {
+    let convo = |term: &str, message: &str, reply: &str| {
+        json!([
+            {"role": "user", "content": "Why is the divisor 1000?"},
+            {"role": "assistant", "content": "",
+             "tool_calls": [call("c1", "search_dir", json!({"search_term": term}))]},
+            {"role": "tool", "tool_call_id": "c1", "content": message},
+            {"role": "assistant", "content": reply},
+        ])
+    };
+    let a = analyse(convo(
+        "KIB",
+        "No matches found for \"KIB\" in /testbed",
+        "There is no `KIB` constant, so the divisor is written inline.",
+    ));
+    assert_eq!(nulls(&a)[0].status, Status::Incorporated);
+    // "create" is a word of the message (the allowed values), not what was asked for.
+    let a = analyse(convo(
+        "KIB",
+        "Parameter 'command' is expected to be one of ['view', 'create', 'insert'].",
+        "The pool is not created anywhere yet; adding it to `__init__`.",
+    ));
+    assert_eq!(nulls(&a)[0].status, Status::Unincorporated);
+}
