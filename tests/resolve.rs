@@ -194,3 +194,45 @@ fn one_shared_word_records_a_failure_only_if_it_was_the_query() {
     ));
     assert_eq!(nulls(&a)[0].status, Status::Unincorporated);
 }
+
+#[test]
+fn an_ordinal_over_calls_keeps_the_turns_that_made_them() {
+    let edit = |id: &str, old: &str| {
+        call(
+            id,
+            "Edit",
+            json!({"file_path": "lib/render.ex", "old_string": old, "new_string": "x"}),
+        )
+    };
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the credo warnings."},
+        {"role": "assistant", "content": "", "tool_calls": [call("g1", "Grep", json!({"pattern": "length\\(", "path": "lib"}))]},
+        {"role": "tool", "tool_call_id": "g1", "content": "lib/render.ex:280\nlib/view.ex:12"},
+        {"role": "assistant", "content": "", "tool_calls": [edit("e1", "a")]},
+        {"role": "tool", "tool_call_id": "e1", "content": "updated"},
+        {"role": "assistant", "content": "", "tool_calls": [edit("e2", "b")]},
+        {"role": "tool", "tool_call_id": "e2", "content": "updated"},
+        {"role": "user", "content": "ok"},
+        {"role": "assistant", "content": "Done."},
+        {"role": "user", "content": "thanks"},
+        {"role": "assistant", "content": "Anything else?"},
+        {"role": "user", "content": "Did the second edit touch the second file you grepped?"},
+    ]));
+    let refs: Vec<&Fact> = a
+        .analysis
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Ordinal && f.turn == 11)
+        .collect();
+    assert_eq!(refs.len(), 2, "{refs:#?}");
+    let kept = |f: &Fact| {
+        let mut t = f.candidates.clone();
+        t.extend(f.antecedent.map(|l| l.turn));
+        t
+    };
+    // The edits (turns 3 and 5) lie outside the last four turns: kept as the turns that edited.
+    assert!(kept(refs[0]).contains(&5), "{:?}", kept(refs[0]));
+    // The grep's output (turn 2) is what "the file you grepped" counts in.
+    assert!(kept(refs[1]).contains(&2), "{:?}", kept(refs[1]));
+    assert!(a.analysis.turns[2].verdict == trajlint::gate::Verdict::Live);
+}

@@ -423,7 +423,7 @@ impl ChunkWords {
     }
 }
 
-fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
+pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // `update_reservation_flights` names an action too: split snake_case words.
     for (_, w) in tokens(text) {

@@ -59,6 +59,9 @@ struct Visible {
     ids_compacted: HashMap<String, usize>,
     /// The last few turns with content, newest last.
     recent: std::collections::VecDeque<usize>,
+    /// The last few turns making a call of each action family (`edit`, `search`, …): "the
+    /// second edit", "the updated file", "the file you grepped" point at one of them.
+    by_family: HashMap<String, std::collections::VecDeque<usize>>,
     /// Short forms prose uses for a longer id: `gqc.4` for `spotter-gqc.4`, `6276644` for
     /// `gift_card_6276644`.
     id_alias: HashMap<String, String>,
@@ -106,6 +109,18 @@ impl Visible {
         out.extend(self.recent.iter().map(|&t| Some(t)));
         out
     }
+
+    /// `nearby` plus the latest turns whose calls did what `words` name ("edit", "updated",
+    /// "grepped").
+    fn nearby_and_acting(&self, words: &str, lex: &Lexicon) -> Vec<Option<usize>> {
+        let mut out = self.nearby();
+        for family in super::obligations::families_of(words, lex) {
+            if let Some(turns) = self.by_family.get(&family) {
+                out.extend(turns.iter().map(|&t| Some(t)));
+            }
+        }
+        out
+    }
 }
 
 pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
@@ -134,7 +149,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
         if dialogue && vis.seen_dialogue {
             find_in_turn(i, turn, traj, lex, &vis, facts);
         }
-        remember(i, turn, lex, &nouns, &mut vis);
+        remember(traj, i, turn, lex, &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -242,7 +257,14 @@ fn find_in_turn(
                 continue;
             }
             let mut f = fact_at(Subkind::Ordinal, i, text, s, e);
-            bind(&mut f, traj, vis.or_previous(vis.last_list), &vis.nearby());
+            // What the ordinal counts may be calls: "the second edit", "the file you grepped".
+            let with_clause: String = t[s..]
+                .split_whitespace()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let others = vis.nearby_and_acting(&with_clause, lex);
+            bind(&mut f, traj, vis.or_previous(vis.last_list), &others);
             claimed.push(Span::new(s, e));
             facts.push(f);
         }
@@ -305,7 +327,9 @@ fn find_in_turn(
             }
             let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
-            bind(&mut f, traj, ante, &vis.nearby());
+            // A cue that names an action ("the updated file") points at a turn that did it.
+            let cue = c.get(2).map_or("", |b| b.as_str());
+            bind(&mut f, traj, ante, &vis.nearby_and_acting(cue, lex));
             claimed.push(Span::new(s, e));
             facts.push(f);
         }
@@ -573,7 +597,30 @@ fn head_and_tail(t: &str, n: usize) -> Vec<&str> {
     vec![&t[..h], &t[s..]]
 }
 
+/// How many turns per action family stay candidates.
+const ACTING: usize = 3;
+
+/// Records that turn `i` did what `call` does (its action families).
+fn act(vis: &mut Visible, i: usize, call: &crate::model::ToolCall, lex: &Lexicon) {
+    let mut families =
+        super::obligations::families_of(&super::null_results::split_camel(&call.name), lex);
+    if let Some(cmd) = super::null_results::shell_command(call) {
+        let head = cmd.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        families.extend(super::obligations::families_of(&head, lex));
+    }
+    for family in families {
+        let turns = vis.by_family.entry(family).or_default();
+        if turns.back() != Some(&i) {
+            if turns.len() == ACTING {
+                turns.pop_front();
+            }
+            turns.push_back(i);
+        }
+    }
+}
+
 fn remember(
+    traj: &Trajectory,
     i: usize,
     turn: &Turn,
     lex: &Lexicon,
@@ -613,10 +660,20 @@ fn remember(
             items += 2;
         }
     }
+    // A result is what its call did: "the file you grepped" is in the grep's output.
+    let result_of = turn
+        .result
+        .as_ref()
+        .and_then(|r| r.call)
+        .and_then(|(t, k)| traj.turns.get(t)?.calls.get(k));
+    if let Some(c) = result_of {
+        act(vis, i, c, lex);
+    }
     for c in &turn.calls {
         for (s, e) in identifiers(&c.arguments, lex) {
             see_id(vis, &c.arguments[s..e], i, false);
         }
+        act(vis, i, c, lex);
     }
     if items >= 2 {
         vis.last_list = Some(i);
