@@ -327,7 +327,10 @@ fn resolve_with_calls(
                 }
             }
         }
-        // Calls concerning an obligation's object (words, or the family of the action).
+        // Calls concerning an obligation's object (words, or the family of the action). Writing
+        // a todo list or a thought plans the work: it does only what is about the list itself
+        // ("let me track our progress"), not the work it lists.
+        let plans = name.contains("todo") || name == "update_plan" || name == "think";
         let mut words = call_terms(&call.name, &call.arguments);
         let fam_text = format!(
             "{} {}",
@@ -345,6 +348,7 @@ fn resolve_with_calls(
         for (id, shared) in pending.meeting(&words, facts) {
             let f = &facts[id];
             if f.kind() == FactKind::Obligation
+                && (!plans || f.terms.iter().any(|t| t == "@todo"))
                 && f.subkind != Subkind::ToolRetry
                 && f.todo_key.is_none()
                 && f.turn < t

@@ -236,3 +236,42 @@ fn an_ordinal_over_calls_keeps_the_turns_that_made_them() {
     assert!(kept(refs[1]).contains(&2), "{:?}", kept(refs[1]));
     assert!(a.analysis.turns[2].verdict == trajlint::gate::Verdict::Live);
 }
+
+#[test]
+fn a_todo_list_discharges_only_what_is_about_the_list() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Implement the export feature."},
+        {"role": "assistant", "content": "I'll implement the export feature with proper task management. Let me create a todo list to track our progress."},
+        {"role": "assistant", "content": "",
+         "tool_calls": [call("t1", "TodoWrite", json!({"todos": [
+             {"content": "Implement the export feature", "status": "pending", "activeForm": "Implementing"}]}))]},
+        {"role": "tool", "tool_call_id": "t1", "content": "Todos have been modified successfully."},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 2, "{owed:#?}");
+    assert_eq!(
+        owed[0].status,
+        Status::Open,
+        "listing the feature does not implement it"
+    );
+    assert_eq!(owed[1].status, Status::Discharged, "the list is created");
+}
+
+#[test]
+fn descriptions_with_a_quoted_modifier_or_a_leading_same() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The build fails with --json."},
+        {"role": "assistant", "content": "", "tool_calls": [call("b1", "bash", json!({"command": "make build"}))]},
+        {"role": "tool", "tool_call_id": "b1", "content": "Exit code 2\nerror: unknown flag --json"},
+        {"role": "assistant", "content": "Same kind of failure as before. The same `--json` flag is rejected."},
+    ]));
+    let found: Vec<&str> = a
+        .analysis
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Anaphoric)
+        .map(|f| f.text.as_str())
+        .collect();
+    assert!(found.contains(&"Same kind of failure"), "{found:?}");
+    assert!(found.contains(&"The same `--json` flag"), "{found:?}");
+}
