@@ -275,3 +275,26 @@ fn descriptions_with_a_quoted_modifier_or_a_leading_same() {
     assert!(found.contains(&"Same kind of failure"), "{found:?}");
     assert!(found.contains(&"The same `--json` flag"), "{found:?}");
 }
+
+#[test]
+fn a_printed_file_is_the_code_a_later_description_means() {
+    let a = analyse(json!([
+        {"role": "user", "content": "slugify leaves a trailing dash."},
+        {"role": "assistant", "content": "", "tool_calls": [call("r1", "bash", json!({"command": "cat textkit/slug.py"}))]},
+        {"role": "tool", "tool_call_id": "r1", "content": "import re\n\ndef slugify(title):\n    return _NON_ALNUM.sub(\"-\", title.lower())\n"},
+        {"role": "assistant", "content": "", "tool_calls": [call("e1", "bash", json!({"command": "sed -i 's/lower())/lower()).strip(\"-\")/' textkit/slug.py"}))]},
+        {"role": "tool", "tool_call_id": "e1", "content": ""},
+        {"role": "assistant", "content": "", "tool_calls": [call("t1", "bash", json!({"command": "python -m pytest -q"}))]},
+        {"role": "tool", "tool_call_id": "t1", "content": "1 failed, 5 passed"},
+        {"role": "assistant", "content": "", "tool_calls": [call("t2", "bash", json!({"command": "python -m pytest -q -x"}))]},
+        {"role": "tool", "tool_call_id": "t2", "content": "1 failed, 5 passed"},
+        {"role": "assistant", "content": "Checking whether it also fails on the original code."},
+    ]));
+    let f = a
+        .analysis
+        .facts
+        .iter()
+        .find(|f| f.subkind == Subkind::Anaphoric)
+        .expect("'the original code' is a reference");
+    assert_eq!(f.antecedent.map(|l| l.turn), Some(2), "{f:#?}");
+}

@@ -668,6 +668,14 @@ fn remember(
         .and_then(|(t, k)| traj.turns.get(t)?.calls.get(k));
     if let Some(c) = result_of {
         act(vis, i, c, lex);
+        // A printed file is "the code" a later turn talks about, whatever words it holds.
+        if super::null_results::CallKind::of(Some(c), lex)
+            == super::null_results::CallKind::ReadFile
+        {
+            for noun in ["code", "file", "source"] {
+                vis.noun_last.insert(stem(noun), i);
+            }
+        }
     }
     for c in &turn.calls {
         for (s, e) in identifiers(&c.arguments, lex) {
