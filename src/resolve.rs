@@ -22,11 +22,7 @@ pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact
         frozen: vec![false; facts.len()],
         ..Pending::default()
     };
-    for (id, f) in facts.iter().enumerate() {
-        if let Some(c) = call_turn(traj, f) {
-            pending.nulls_by_call.entry(c).or_default().push(id);
-        }
-    }
+    pending.siblings = sibling_terms(traj, facts);
     let mut next_fact = 0;
     // Null results waiting for the first assistant turn after them.
     let mut fresh_nulls: Vec<usize> = Vec::new();
@@ -85,8 +81,8 @@ struct Pending {
     by_todo: HashMap<String, Vec<usize>>,
     /// Facts in turns a compaction replaced: settled as they were at that compaction.
     frozen: Vec<bool>,
-    /// Null results by the turn whose call they answer (parallel calls give siblings).
-    nulls_by_call: HashMap<usize, Vec<usize>>,
+    /// Words that name a sibling of a null result rather than itself (see `sibling_terms`).
+    siblings: HashMap<usize, HashSet<String>>,
 }
 
 impl Pending {
@@ -148,15 +144,16 @@ fn fits(action: Option<&str>, kind: CallKind, call_families: &HashSet<&str>) -> 
     }
 }
 
-/// For each null result among `met` whose call turn made other calls with null results: the
-/// words a sibling's output shows and its own does not. Such a word names the sibling (`cat
+/// For each null result whose call turn made other calls with null results: the words a
+/// sibling's output shows and its own does not. Such a word names the sibling (`cat
 /// CHANGELOG.md` printed "CHANGELOG.md: No such file"; the `git log` cancelled with it did not).
-fn sibling_terms(
-    traj: &Trajectory,
-    facts: &[Fact],
-    met: &HashMap<usize, usize>,
-    nulls_by_call: &HashMap<usize, Vec<usize>>,
-) -> HashMap<usize, HashSet<String>> {
+fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<String>> {
+    let mut by_call: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (id, f) in facts.iter().enumerate() {
+        if let Some(c) = call_turn(traj, f) {
+            by_call.entry(c).or_default().push(id);
+        }
+    }
     let output = |turn: usize| -> String {
         traj.turns[turn]
             .segments
@@ -165,21 +162,24 @@ fn sibling_terms(
             .collect()
     };
     let mut out: HashMap<usize, HashSet<String>> = HashMap::new();
-    for &a in met.keys() {
-        let Some(siblings) = call_turn(traj, &facts[a]).and_then(|c| nulls_by_call.get(&c)) else {
-            continue;
-        };
-        let own = output(facts[a].turn);
-        for &b in siblings.iter().filter(|&&b| facts[b].turn != facts[a].turn) {
-            let theirs = output(facts[b].turn);
-            out.entry(a).or_default().extend(
-                facts[b]
-                    .terms
-                    .iter()
-                    .filter(|t| !t.starts_with(['@', '!']))
-                    .filter(|t| theirs.contains(t.as_str()) && !own.contains(t.as_str()))
-                    .cloned(),
-            );
+    for group in by_call.values().filter(|g| g.len() > 1) {
+        let outputs: Vec<String> = group.iter().map(|&id| output(facts[id].turn)).collect();
+        for (k, &a) in group.iter().enumerate() {
+            for (j, &b) in group.iter().enumerate() {
+                if facts[b].turn == facts[a].turn {
+                    continue;
+                }
+                out.entry(a).or_default().extend(
+                    facts[b]
+                        .terms
+                        .iter()
+                        .filter(|t| !t.starts_with(['@', '!']))
+                        .filter(|t| {
+                            outputs[j].contains(t.as_str()) && !outputs[k].contains(t.as_str())
+                        })
+                        .cloned(),
+                );
+            }
         }
     }
     out
@@ -417,7 +417,6 @@ fn resolve_with_prose(
             let quoted: HashSet<String> = words.iter().map(|w| format!("!{w}")).collect();
             let quotes = pending.meeting(&quoted, facts);
             let met = pending.meeting(&words, facts);
-            let siblings = sibling_terms(traj, facts, &met, &pending.nulls_by_call);
             for (id, shared) in met {
                 let f = &facts[id];
                 if f.turn >= t || f.kind() != FactKind::NullResult && !concerns(f, shared) {
@@ -458,23 +457,22 @@ fn resolve_with_prose(
                 let own = |q: &&String| {
                     !q.starts_with(['@', '!'])
                         && words.contains(*q)
-                        && siblings.get(&id).is_none_or(|s| !s.contains(*q))
+                        && pending.siblings.get(&id).is_none_or(|s| !s.contains(*q))
                 };
                 let shared = f.terms.iter().filter(own).count().min(shared);
                 // One word is enough when it names a single thing, or when it is what was
                 // looked for and the failure repeats it ("No matches found for "KIB"").
-                let query = traj
-                    .call_of(f.turn)
-                    .map(|c| call_terms(&c.name, &c.arguments))
-                    .unwrap_or_default();
-                let echoed = |q: &&String| {
-                    query.contains(*q) && f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
+                let echoed = |q: &String| {
+                    f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
+                        && traj
+                            .call_of(f.turn)
+                            .is_some_and(|c| call_terms(&c.name, &c.arguments).contains(q))
                 };
-                let names_it = shared >= 2
-                    || f.terms
-                        .iter()
-                        .filter(own)
-                        .any(|q| distinctive(q) || echoed(&q));
+                let names_it = f.kind() == FactKind::NullResult
+                    && cue_null
+                    && (shared >= 2
+                        || f.terms.iter().filter(own).any(|q| distinctive(q))
+                        || f.terms.iter().filter(own).any(echoed));
                 let ok = match f.kind() {
                     FactKind::NullResult => cue_null && names_it || quoting,
                     FactKind::Obligation => {

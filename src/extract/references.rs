@@ -62,6 +62,8 @@ struct Visible {
     /// The last few turns making a call of each action family (`edit`, `search`, …): "the
     /// second edit", "the updated file", "the file you grepped" point at one of them.
     by_family: HashMap<String, std::collections::VecDeque<usize>>,
+    /// What each call whose result is still to come does (keyed by turn and call index).
+    acts: HashMap<(usize, usize), Act>,
     /// Short forms prose uses for a longer id: `gqc.4` for `spotter-gqc.4`, `6276644` for
     /// `gift_card_6276644`.
     id_alias: HashMap<String, String>,
@@ -149,7 +151,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
         if dialogue && vis.seen_dialogue {
             find_in_turn(i, turn, traj, lex, &vis, facts);
         }
-        remember(traj, i, turn, lex, &nouns, &mut vis);
+        remember(i, turn, lex, &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -600,16 +602,33 @@ fn head_and_tail(t: &str, n: usize) -> Vec<&str> {
 /// How many turns per action family stay candidates.
 const ACTING: usize = 3;
 
-/// Records that turn `i` did what `call` does (its action families).
-fn act(vis: &mut Visible, i: usize, call: &crate::model::ToolCall, lex: &Lexicon) {
-    let mut families =
-        super::obligations::families_of(&super::null_results::split_camel(&call.name), lex);
-    if let Some(cmd) = super::null_results::shell_command(call) {
-        let head = cmd.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-        families.extend(super::obligations::families_of(&head, lex));
+/// What a call does: its action families, and whether it prints a file.
+struct Act {
+    families: Vec<String>,
+    prints_file: bool,
+}
+
+impl Act {
+    fn of(call: &crate::model::ToolCall, lex: &Lexicon) -> Act {
+        let mut families =
+            super::obligations::families_of(&super::null_results::split_camel(&call.name), lex);
+        if let Some(cmd) = super::null_results::shell_command(call) {
+            let head = cmd.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            families.extend(super::obligations::families_of(&head, lex));
+        }
+        let prints_file = super::null_results::CallKind::of(Some(call), lex)
+            == super::null_results::CallKind::ReadFile;
+        Act {
+            families,
+            prints_file,
+        }
     }
+}
+
+/// Records that turn `i` did what a call does.
+fn act(vis: &mut Visible, i: usize, families: &[String]) {
     for family in families {
-        let turns = vis.by_family.entry(family).or_default();
+        let turns = vis.by_family.entry(family.clone()).or_default();
         if turns.back() != Some(&i) {
             if turns.len() == ACTING {
                 turns.pop_front();
@@ -620,7 +639,6 @@ fn act(vis: &mut Visible, i: usize, call: &crate::model::ToolCall, lex: &Lexicon
 }
 
 fn remember(
-    traj: &Trajectory,
     i: usize,
     turn: &Turn,
     lex: &Lexicon,
@@ -661,27 +679,27 @@ fn remember(
         }
     }
     // A result is what its call did: "the file you grepped" is in the grep's output.
-    let result_of = turn
+    if let Some(a) = turn
         .result
         .as_ref()
         .and_then(|r| r.call)
-        .and_then(|(t, k)| traj.turns.get(t)?.calls.get(k));
-    if let Some(c) = result_of {
-        act(vis, i, c, lex);
+        .and_then(|call| vis.acts.remove(&call))
+    {
+        act(vis, i, &a.families);
         // A printed file is "the code" a later turn talks about, whatever words it holds.
-        if super::null_results::CallKind::of(Some(c), lex)
-            == super::null_results::CallKind::ReadFile
-        {
+        if a.prints_file {
             for noun in ["code", "file", "source"] {
                 vis.noun_last.insert(stem(noun), i);
             }
         }
     }
-    for c in &turn.calls {
+    for (k, c) in turn.calls.iter().enumerate() {
         for (s, e) in identifiers(&c.arguments, lex) {
             see_id(vis, &c.arguments[s..e], i, false);
         }
-        act(vis, i, c, lex);
+        let a = Act::of(c, lex);
+        act(vis, i, &a.families);
+        vis.acts.insert((i, k), a);
     }
     if items >= 2 {
         vis.last_list = Some(i);
