@@ -1,7 +1,9 @@
 //! Throughput of the pipeline stages over a corpus, against a parse-only baseline.
 //!
 //! `cargo bench --bench throughput [DIR]` (default: the shared corpus beside the checkout, else
-//! the bundled fixtures). Prints MB/s per stage, single-threaded, best of several rounds:
+//! the bundled fixtures). Prints MB/s per stage, files one after another (the analysis of one
+//! file runs its independent parts, extractors and token counts, in parallel), best of several
+//! rounds:
 //! - read: detection and the format readers (the baseline);
 //! - analyze: read + extraction, resolution, verdicts, ranges and token counts;
 //! - annotate: analyze + the annotation JSON written to a sink;
