@@ -6,6 +6,8 @@
 //! Labels on real trajectories of the shared corpus are skipped (and counted as skipped) where
 //! that corpus is absent.
 
+mod common;
+
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -137,21 +139,6 @@ fn nth_offset(bytes: &[u8], quote: &str, nth: usize) -> Option<usize> {
     memchr::memmem::find_iter(bytes, quote.as_bytes()).nth(nth)
 }
 
-fn label_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            label_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "toml") {
-            out.push(p);
-        }
-    }
-}
-
 /// A labeled fact in a turn: its status, the offset of its quote, and how to show it.
 type Labeled = (Status, usize, String);
 
@@ -269,8 +256,10 @@ fn extractors_meet_every_target() {
 fn score() -> Figures {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("../shared/corpus");
-    let mut files = Vec::new();
-    label_files(&root.join("corpus/labels"), &mut files);
+    let files: Vec<PathBuf> = common::files_under(&root.join("corpus/labels"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
     assert!(!files.is_empty(), "no label files under corpus/labels");
     let lex = Lexicon::builtin();
     let mut tot = Totals::default();

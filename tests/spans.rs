@@ -3,25 +3,12 @@
 //! that piece, and every turn's bytes lie inside the file without overlapping another turn's.
 //! Run over our fixtures and, where it is present, the shared corpus of real logs.
 
+mod common;
+
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use trajlint::source::Span;
 use trajlint::text::{decode, Encoding, Text};
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if !p.ends_with("README.md") && !p.ends_with("SOURCES.md") {
-            out.push(p);
-        }
-    }
-}
 
 /// Char-boundary positions of a text, sampled (first, last, and a spread in between).
 fn sample_boundaries(text: &str, n: usize) -> Vec<usize> {
@@ -114,8 +101,7 @@ fn check_file(path: &Path, problems: &mut Vec<String>) -> usize {
 }
 
 fn check_tree(dir: &Path) -> (usize, usize) {
-    let mut files = Vec::new();
-    files_under(dir, &mut files);
+    let files = common::files_under(dir);
     let mut problems = Vec::new();
     let mut segments = 0;
     for f in &files {
