@@ -298,3 +298,21 @@ fn a_printed_file_is_the_code_a_later_description_means() {
         .expect("'the original code' is a reference");
     assert_eq!(f.antecedent.map(|l| l.turn), Some(2), "{f:#?}");
 }
+
+#[test]
+fn a_description_that_introduces_a_list_is_not_a_reference() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Upgrade my reservation FQ8APE to economy."},
+        {"role": "assistant", "content": "Your reservation has been upgraded. Here are the updated details:\n\n- **Cabin**: Economy\n- **Flights**: EWR to IAH"},
+        {"role": "user", "content": "Did you keep the updated seat I asked for?"},
+    ]));
+    let found: Vec<(usize, &str)> = a
+        .analysis
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Anaphoric)
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    // The details follow in the same turn; the seat was set earlier.
+    assert_eq!(found, vec![(2, "the updated seat")], "{found:?}");
+}

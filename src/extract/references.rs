@@ -327,6 +327,21 @@ fn find_in_turn(
                     continue;
                 }
             }
+            // "Here are the updated details:" (the line ends within a few words) followed by
+            // a list or a code block introduces what the turn shows next.
+            let rest_of_line = t[e..].split('\n').next().unwrap_or("");
+            let shown_next = t[e..]
+                .split('\n')
+                .skip(1)
+                .find(|l| !l.trim().is_empty())
+                .is_some_and(|l| is_list_item(l).is_some() || l.trim_start().starts_with("```"));
+            // ("the scenarios you requested:" says where they came from: it points back.)
+            let introduces = c.get(2).is_some()
+                && rest_of_line.trim_end().ends_with(':')
+                && rest_of_line.split_whitespace().count() <= 3;
+            if introduces && shown_next {
+                continue;
+            }
             let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
             // A cue that names an action ("the updated file") points at a turn that did it.
