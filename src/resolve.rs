@@ -61,13 +61,29 @@ pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact
         }
         // 2. This turn's own facts start waiting.
         while next_fact < facts.len() && facts[next_fact].turn == t {
-            let f = &facts[next_fact];
+            let f = &mut facts[next_fact];
             match f.kind() {
                 FactKind::Obligation | FactKind::NullResult => pending.add(next_fact, f),
-                FactKind::Reference => {}
+                FactKind::Reference => {
+                    // "that error", "the same kind of failure": an error result is what such
+                    // a description means, whatever words it holds; the last two stay.
+                    if f.subkind == Subkind::Anaphoric && names_a_failure(&f.text) {
+                        for &e in &pending.errors {
+                            if !f.candidates.contains(&e) {
+                                f.candidates.push(e);
+                            }
+                        }
+                    }
+                }
             }
             if f.kind() == FactKind::NullResult {
                 fresh_nulls.push(next_fact);
+            }
+            if f.subkind == Subkind::Error && pending.errors.last() != Some(&t) {
+                if pending.errors.len() == 2 {
+                    pending.errors.remove(0);
+                }
+                pending.errors.push(t);
             }
             next_fact += 1;
         }
@@ -81,6 +97,8 @@ struct Pending {
     by_todo: HashMap<String, Vec<usize>>,
     /// Facts in turns a compaction replaced: settled as they were at that compaction.
     frozen: Vec<bool>,
+    /// The last two turns with an error result.
+    errors: Vec<usize>,
     /// Words that name a sibling of a null result rather than itself (see `sibling_terms`).
     siblings: HashMap<usize, HashSet<String>>,
 }
@@ -183,6 +201,19 @@ fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<St
         }
     }
     out
+}
+
+/// Whether a description's head names a failure ("that error", "the same kind of failure").
+fn names_a_failure(text: &str) -> bool {
+    const FAILURES: [&str; 6] = [
+        "error",
+        "exception",
+        "traceback",
+        "failur",
+        "crash",
+        "warning",
+    ];
+    tokens(text).any(|(_, w)| FAILURES.contains(&stem(w).as_str()))
 }
 
 /// The turn whose call a null result answers.

@@ -316,3 +316,32 @@ fn a_description_that_introduces_a_list_is_not_a_reference() {
     // The details follow in the same turn; the seat was set earlier.
     assert_eq!(found, vec![(2, "the updated seat")], "{found:?}");
 }
+
+#[test]
+fn the_same_kind_of_failure_keeps_the_earlier_error_live() {
+    let pytest = |id: &str| call(id, "bash", json!({"command": "python -m pytest -q"}));
+    let a = analyse(json!([
+        {"role": "user", "content": "The tests fail after the upgrade."},
+        {"role": "assistant", "content": "", "tool_calls": [pytest("p1")]},
+        {"role": "tool", "tool_call_id": "p1", "content": "ImportError: cannot import name 'escape' from 'jinja2'"},
+        {"role": "assistant", "content": "`escape` moved to markupsafe; fixing the import.", "tool_calls": [call("e1", "bash", json!({"command": "sed -i s/jinja2/markupsafe/ render.py"}))]},
+        {"role": "tool", "tool_call_id": "e1", "content": ""},
+        {"role": "assistant", "content": "", "tool_calls": [call("l1", "bash", json!({"command": "ls"}))]},
+        {"role": "tool", "tool_call_id": "l1", "content": "render.py"},
+        {"role": "assistant", "content": "", "tool_calls": [call("l2", "bash", json!({"command": "ls -a"}))]},
+        {"role": "tool", "tool_call_id": "l2", "content": "render.py"},
+        {"role": "assistant", "content": "", "tool_calls": [pytest("p2")]},
+        {"role": "tool", "tool_call_id": "p2", "content": "ImportError: cannot import name 'Markup' from 'jinja2'"},
+        {"role": "assistant", "content": "Same kind of failure: `Markup` moved as well."},
+    ]));
+    let f = a
+        .analysis
+        .facts
+        .iter()
+        .find(|f| f.subkind == Subkind::Anaphoric)
+        .expect("'Same kind of failure' is a reference");
+    // Bound to the failure at hand (turn 10); the earlier one it compares with stays live.
+    assert_eq!(f.antecedent.map(|l| l.turn), Some(10), "{f:#?}");
+    assert!(f.candidates.contains(&2), "{:?}", f.candidates);
+    assert_eq!(a.analysis.turns[2].verdict, trajlint::gate::Verdict::Live);
+}
