@@ -345,3 +345,29 @@ fn the_same_kind_of_failure_keeps_the_earlier_error_live() {
     assert!(f.candidates.contains(&2), "{:?}", f.candidates);
     assert_eq!(a.analysis.turns[2].verdict, trajlint::gate::Verdict::Live);
 }
+
+#[test]
+fn what_a_sentence_introduces_the_turns_calls_must_still_do() {
+    let convo = |text: &str, command: &str| {
+        json!([
+            {"role": "user", "content": "Fix the division."},
+            {"role": "assistant", "content": text,
+             "tool_calls": [call("c1", "bash", json!({"command": command}))]},
+            {"role": "tool", "tool_call_id": "c1", "content": ""},
+        ])
+    };
+    // The sed does the fix it introduces: narration.
+    let a = analyse(convo(
+        "Let me fix the division in the parser:\n\n```bash\nsed -i 's/a\\/b/a \\/ b/' parser.py\n```",
+        "sed -i 's/a\\/b/a \\/ b/' parser.py",
+    ));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+    // Submitting a diff does not verify that the division works.
+    let a = analyse(convo(
+        "Now let's verify that the updated file works correctly for the division by zero case:\n\n```bash\necho SUBMIT && git diff --cached\n```",
+        "echo SUBMIT && git diff --cached",
+    ));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Open);
+}

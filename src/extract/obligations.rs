@@ -141,9 +141,11 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                     {
                         continue; // "I'll do that." with nothing to owe by name: references handle it
                     }
+                    // What a sentence introduces ("Let me fix the parser:") is what the turn
+                    // goes on to show: its calls must still do it.
                     if deferred_from == Some(0) || turn.calls.is_empty() && !introduces {
                         facts.push(c.fact(i, None));
-                    } else if !introduces {
+                    } else if !turn.calls.is_empty() {
                         immediate.push(c);
                     }
                 }
