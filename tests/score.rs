@@ -4,7 +4,8 @@
 //! (share of truly quiescent bytes left compactable). Below a target, the test fails.
 //!
 //! Labels on real trajectories of the shared corpus are skipped (and counted as skipped) where
-//! that corpus is absent.
+//! that corpus is absent; the targets are then not asserted (they are defined on the whole
+//! labeled corpus), and the output says so.
 
 mod common;
 
@@ -208,7 +209,7 @@ const TARGETS: [Target; 6] = [
 ];
 
 /// Label integrity (every quote resolves inside the right turn), a corpus of a useful size, and
-/// every target of the issue at its threshold.
+/// every target of the issue at its threshold on the whole labeled corpus.
 #[test]
 fn labels_resolve_and_every_target_holds() {
     let f = score();
@@ -222,6 +223,16 @@ fn labels_resolve_and_every_target_holds() {
         "only {} labeled facts scored",
         f.tot.facts
     );
+    // The targets hold on the whole labeled corpus. Our fixtures alone are small trajectories
+    // built around live facts (their yield says little), so without the real trajectories the
+    // figures are printed and the targets are not asserted.
+    if !f.tot.skipped.is_empty() {
+        println!(
+            "targets not asserted: {} label files point into the absent shared corpus",
+            f.tot.skipped.len()
+        );
+        return;
+    }
     let below = f.below(&TARGETS);
     assert!(
         below.is_empty(),
