@@ -9,7 +9,8 @@
 //! - annotate: analyze + the annotation JSON written to a sink;
 //! - annotate (parallel): the same over files in parallel, as the CLI runs it.
 //!
-//! Also prints the ratio analyze/read that the issue bounds (at most 2x).
+//! Also prints the ratio analyze/read that the issue bounds (at most 2x), and the cost of a
+//! trajectory ten times longer (linearity).
 
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -116,5 +117,69 @@ fn main() {
     println!(
         "analyze / read = {:.2}x",
         analyze.as_secs_f64() / read.as_secs_f64()
+    );
+    linearity(root, &lex);
+}
+
+/// A trajectory ten times longer must cost about ten times more. The longest tau-bench episode
+/// (shared corpus, else our fixture) is repeated 1 and 10 times, call ids renamed per copy, and
+/// read + analysed.
+fn linearity(root: &Path, lex: &Lexicon) {
+    let shared =
+        root.join("../shared/corpus/tau-bench/historical_trajectories/gpt-4o-airline.subset.json");
+    let path = if shared.exists() {
+        shared
+    } else {
+        root.join("corpus/fixtures/openai-chat/airline-history.json")
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return println!("linearity: {} unreadable", path.display());
+    };
+    let episodes: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
+    let Some(longest) = episodes
+        .iter()
+        .max_by_key(|e| e["traj"].as_array().map_or(0, Vec::len))
+    else {
+        return println!("linearity: no episode in {}", path.display());
+    };
+    let repeated = |k: usize| -> Vec<u8> {
+        let messages = longest["traj"].as_array().cloned().unwrap_or_default();
+        let mut traj = Vec::new();
+        for copy in 0..k {
+            for m in &messages {
+                let mut m = m.clone();
+                if let Some(id) = m["tool_call_id"].as_str() {
+                    m["tool_call_id"] = format!("{id}-{copy}").into();
+                }
+                if let Some(calls) = m["tool_calls"].as_array_mut() {
+                    for c in calls {
+                        if let Some(id) = c["id"].as_str() {
+                            c["id"] = format!("{id}-{copy}").into();
+                        }
+                    }
+                }
+                traj.push(m);
+            }
+        }
+        let mut episode = longest.clone();
+        episode["traj"] = traj.into();
+        serde_json::to_vec(&vec![episode]).unwrap()
+    };
+    let cost = |bytes: &[u8]| {
+        best_of(5, || {
+            let out = trajlint::formats::read(bytes, None);
+            for t in &out.trajectories {
+                std::hint::black_box(trajlint::analysis::analyze(t, bytes, lex));
+            }
+        })
+    };
+    let (one, ten) = (repeated(1), repeated(10));
+    let (t1, t10) = (cost(&one), cost(&ten));
+    println!(
+        "linearity: one episode {:.0} KB in {:.2} ms; ten times longer in {:.2} ms ({:.1}x)",
+        one.len() as f64 / 1e3,
+        t1.as_secs_f64() * 1e3,
+        t10.as_secs_f64() * 1e3,
+        t10.as_secs_f64() / t1.as_secs_f64()
     );
 }
