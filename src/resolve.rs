@@ -447,8 +447,7 @@ fn resolve_with_prose(
             // records it even without a word of failure around it.
             let quoted: HashSet<String> = words.iter().map(|w| format!("!{w}")).collect();
             let quotes = pending.meeting(&quoted, facts);
-            let met = pending.meeting(&words, facts);
-            for (id, shared) in met {
+            for (id, shared) in pending.meeting(&words, facts) {
                 let f = &facts[id];
                 if f.turn >= t || f.kind() != FactKind::NullResult && !concerns(f, shared) {
                     continue;
@@ -505,7 +504,7 @@ fn resolve_with_prose(
                         || f.terms.iter().filter(own).any(|q| distinctive(q))
                         || f.terms.iter().filter(own).any(echoed));
                 let ok = match f.kind() {
-                    FactKind::NullResult => cue_null && names_it || quoting,
+                    FactKind::NullResult => names_it || quoting,
                     FactKind::Obligation => {
                         (cue_done && specific(f, &words) || said) && f.subkind != Subkind::ToolRetry
                             || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence)
