@@ -14,7 +14,8 @@ use super::words::{sentences, stem, tokens};
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
-use std::collections::HashMap;
+// Words and ids are hashed once per token of every turn: a fast hash.
+use rustc_hash::FxHashMap as HashMap;
 
 /// Where an identifier was seen: first, first in a tool result (where its content is given),
 /// and most recently.
@@ -82,7 +83,7 @@ impl Visible {
             ids_compacted: if compaction {
                 ids_compacted
             } else {
-                HashMap::new()
+                HashMap::default()
             },
             ..Visible::default()
         }
