@@ -46,7 +46,7 @@ impl Loaded {
 /// Reads the input and analyses the chosen trajectory; on failure, prints why and returns
 /// `Err(())` (the caller exits 2).
 pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
-    // The tokenizer's tables load (~60 ms) while the lexicon compiles and the file is read:
+    // The tokenizer's tables load (~45 ms) while the lexicon compiles and the file is read:
     // a compactor waits on this command. The probe needs no tokens and skips them.
     let warm = count_tokens.then(|| std::thread::spawn(trajlint::tokens::load));
     // The log is read and parsed while the lexicon compiles.
