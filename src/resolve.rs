@@ -363,16 +363,11 @@ fn resolve_with_calls(
         // ("let me track our progress"), not the work it lists.
         let plans = name.contains("todo") || name == "update_plan" || name == "think";
         let mut words = call_terms(&call.name, &call.arguments);
-        let fam_text = format!(
-            "{} {}",
-            crate::extract::null_results::split_camel(&call.name),
-            crate::extract::null_results::shell_command(call).unwrap_or_default()
+        words.extend(
+            crate::extract::obligations::call_families(call, lex)
+                .into_iter()
+                .map(|f| format!("@{f}")),
         );
-        for (_, w) in tokens(&fam_text) {
-            if let Some(fams) = lex.synonyms.get(&stem(w)) {
-                words.extend(fams.iter().map(|f| format!("@{f}")));
-            }
-        }
         let kind = CallKind::of(Some(call), lex);
         let call_families: HashSet<&str> =
             words.iter().filter_map(|w| w.strip_prefix('@')).collect();
@@ -492,17 +487,20 @@ fn resolve_with_prose(
                 let shared = f.terms.iter().filter(own).count().min(shared);
                 // One word is enough when it names a single thing, or when it is what was
                 // looked for and the failure repeats it ("No matches found for "KIB"").
-                let echoed = |q: &String| {
-                    f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
-                        && traj
-                            .call_of(f.turn)
-                            .is_some_and(|c| call_terms(&c.name, &c.arguments).contains(q))
+                let echoed = || {
+                    let Some(c) = traj.call_of(f.turn) else {
+                        return false;
+                    };
+                    let query = call_terms(&c.name, &c.arguments);
+                    f.terms.iter().filter(own).any(|q| {
+                        query.contains(q) && f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
+                    })
                 };
                 let names_it = f.kind() == FactKind::NullResult
                     && cue_null
                     && (shared >= 2
                         || f.terms.iter().filter(own).any(|q| distinctive(q))
-                        || f.terms.iter().filter(own).any(echoed));
+                        || echoed());
                 let ok = match f.kind() {
                     FactKind::NullResult => names_it || quoting,
                     FactKind::Obligation => {

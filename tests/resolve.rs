@@ -14,12 +14,17 @@ fn analyse(messages: Value) -> Annotated {
     Annotated::from_openai_messages(&messages).expect("messages read")
 }
 
-fn commitments(a: &Annotated) -> Vec<&Fact> {
+/// The facts of these subkinds, in order.
+fn of_kind<'a>(a: &'a Annotated, kinds: &[Subkind]) -> Vec<&'a Fact> {
     a.analysis
         .facts
         .iter()
-        .filter(|f| f.subkind == Subkind::SelfCommitment)
+        .filter(|f| kinds.contains(&f.subkind))
         .collect()
+}
+
+fn commitments(a: &Annotated) -> Vec<&Fact> {
+    of_kind(a, &[Subkind::SelfCommitment])
 }
 
 #[test]
@@ -117,11 +122,9 @@ fn a_short_id_binds_to_where_its_full_form_was_defined() {
         {"role": "assistant", "content": "You can pay with Gift Card 6276644 ($157) or a certificate."},
         {"role": "user", "content": "Please use Gift Card 6276644."},
     ]));
-    let id = a
-        .analysis
-        .facts
-        .iter()
-        .find(|f| f.subkind == Subkind::Identifier && f.turn == 4)
+    let id = of_kind(&a, &[Subkind::Identifier])
+        .into_iter()
+        .find(|f| f.turn == 4)
         .expect("the id the user names is a reference");
     // The defining occurrence is the tool result (turn 2), not the assistant's mention.
     assert_eq!(id.antecedent.map(|l| l.turn), Some(2), "{id:#?}");
@@ -132,16 +135,7 @@ fn a_short_id_binds_to_where_its_full_form_was_defined() {
 }
 
 fn nulls(a: &Annotated) -> Vec<&Fact> {
-    a.analysis
-        .facts
-        .iter()
-        .filter(|f| {
-            matches!(
-                f.subkind,
-                Subkind::Error | Subkind::NotFound | Subkind::Empty
-            )
-        })
-        .collect()
+    of_kind(a, &[Subkind::Error, Subkind::NotFound, Subkind::Empty])
 }
 
 #[test]
@@ -218,11 +212,9 @@ fn an_ordinal_over_calls_keeps_the_turns_that_made_them() {
         {"role": "assistant", "content": "Anything else?"},
         {"role": "user", "content": "Did the second edit touch the second file you grepped?"},
     ]));
-    let refs: Vec<&Fact> = a
-        .analysis
-        .facts
-        .iter()
-        .filter(|f| f.subkind == Subkind::Ordinal && f.turn == 11)
+    let refs: Vec<&Fact> = of_kind(&a, &[Subkind::Ordinal])
+        .into_iter()
+        .filter(|f| f.turn == 11)
         .collect();
     assert_eq!(refs.len(), 2, "{refs:#?}");
     let kept = |f: &Fact| {
@@ -265,11 +257,8 @@ fn descriptions_with_a_quoted_modifier_or_a_leading_same() {
         {"role": "tool", "tool_call_id": "b1", "content": "Exit code 2\nerror: unknown flag --json"},
         {"role": "assistant", "content": "Same kind of failure as before. The same `--json` flag is rejected."},
     ]));
-    let found: Vec<&str> = a
-        .analysis
-        .facts
-        .iter()
-        .filter(|f| f.subkind == Subkind::Anaphoric)
+    let found: Vec<&str> = of_kind(&a, &[Subkind::Anaphoric])
+        .into_iter()
         .map(|f| f.text.as_str())
         .collect();
     assert!(found.contains(&"Same kind of failure"), "{found:?}");
@@ -290,11 +279,8 @@ fn a_printed_file_is_the_code_a_later_description_means() {
         {"role": "tool", "tool_call_id": "t2", "content": "1 failed, 5 passed"},
         {"role": "assistant", "content": "Checking whether it also fails on the original code."},
     ]));
-    let f = a
-        .analysis
-        .facts
-        .iter()
-        .find(|f| f.subkind == Subkind::Anaphoric)
+    let f = *of_kind(&a, &[Subkind::Anaphoric])
+        .first()
         .expect("'the original code' is a reference");
     assert_eq!(f.antecedent.map(|l| l.turn), Some(2), "{f:#?}");
 }
@@ -306,11 +292,8 @@ fn a_description_that_introduces_a_list_is_not_a_reference() {
         {"role": "assistant", "content": "Your reservation has been upgraded. Here are the updated details:\n\n- **Cabin**: Economy\n- **Flights**: EWR to IAH"},
         {"role": "user", "content": "Did you keep the updated seat I asked for?"},
     ]));
-    let found: Vec<(usize, &str)> = a
-        .analysis
-        .facts
-        .iter()
-        .filter(|f| f.subkind == Subkind::Anaphoric)
+    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Anaphoric])
+        .into_iter()
         .map(|f| (f.turn, f.text.as_str()))
         .collect();
     // The details follow in the same turn; the seat was set earlier.
@@ -334,11 +317,8 @@ fn the_same_kind_of_failure_keeps_the_earlier_error_live() {
         {"role": "tool", "tool_call_id": "p2", "content": "ImportError: cannot import name 'Markup' from 'jinja2'"},
         {"role": "assistant", "content": "Same kind of failure: `Markup` moved as well."},
     ]));
-    let f = a
-        .analysis
-        .facts
-        .iter()
-        .find(|f| f.subkind == Subkind::Anaphoric)
+    let f = *of_kind(&a, &[Subkind::Anaphoric])
+        .first()
         .expect("'Same kind of failure' is a reference");
     // Bound to the failure at hand (turn 10); the earlier one it compares with stays live.
     assert_eq!(f.antecedent.map(|l| l.turn), Some(10), "{f:#?}");

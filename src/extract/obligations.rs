@@ -442,6 +442,20 @@ pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
     out
 }
 
+/// The action families a call names: its tool's name (`TodoWrite`, `str_replace_editor`) and,
+/// for a shell call, its command line.
+pub(crate) fn call_families(call: &ToolCall, lex: &Lexicon) -> Vec<String> {
+    let mut families = families_of(&super::null_results::split_camel(&call.name), lex);
+    if let Some(cmd) = super::null_results::shell_command(call) {
+        for f in families_of(&cmd, lex) {
+            if !families.contains(&f) {
+                families.push(f);
+            }
+        }
+    }
+    families
+}
+
 /// The words of a turn's calls, to tell narration from commitments.
 struct CallWords {
     terms: HashSet<String>,
@@ -464,10 +478,9 @@ impl CallWords {
             .filter(|c| !c.name.eq_ignore_ascii_case("think"))
         {
             terms.extend(call_terms(&c.name, &c.arguments));
-            families.extend(families_of(&super::null_results::split_camel(&c.name), lex));
+            families.extend(call_families(c, lex));
             let cmd = super::null_results::shell_command(c);
-            if let Some(cmd) = &cmd {
-                families.extend(families_of(cmd, lex));
+            if cmd.is_some() {
                 families.insert("execute".to_string());
             }
             // Editing is writing files: an editor call, or a shell line that writes one

@@ -626,12 +626,7 @@ struct Act {
 
 impl Act {
     fn of(call: &crate::model::ToolCall, lex: &Lexicon) -> Act {
-        let mut families =
-            super::obligations::families_of(&super::null_results::split_camel(&call.name), lex);
-        if let Some(cmd) = super::null_results::shell_command(call) {
-            let head = cmd.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-            families.extend(super::obligations::families_of(&head, lex));
-        }
+        let families = super::obligations::call_families(call, lex);
         let prints_file = super::null_results::CallKind::of(Some(call), lex)
             == super::null_results::CallKind::ReadFile;
         Act {
