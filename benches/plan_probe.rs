@@ -12,7 +12,7 @@ use trajlint::plan::PlanOptions;
 use trajlint::probe::Summary;
 
 fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
-    // One warm-up run (tokenizer tables, lexicon regexes).
+    // One warm-up run (lexicon regexes, memo of token counts).
     std::hint::black_box(f());
     let mut best = Duration::MAX;
     for _ in 0..runs {
@@ -46,9 +46,6 @@ fn main() {
         );
     };
     println!("{} ({:.2} MB), best of {runs}", path.display(), mb);
-    let t = Instant::now();
-    trajlint::tokens::load();
-    report("tokenizer tables (first use, once)", t.elapsed());
     report("lexicon (built-in, compiled)", time(runs, Lexicon::builtin));
     let lex = Lexicon::builtin();
     report(

@@ -64,8 +64,6 @@ fn main() {
     let bytes: usize = sources.iter().map(|s| s.len()).sum();
     let mb = bytes as f64 / 1e6;
     let lex = Lexicon::builtin();
-    // Warm the tokenizer (built once per process) outside the timings.
-    trajlint::tokens::load();
     println!(
         "corpus: {} ({} files, {:.1} MB)",
         dir.display(),

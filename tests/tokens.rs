@@ -51,3 +51,38 @@ fn pieces_and_counts_match_the_tokenizer_on_every_log() {
         );
     }
 }
+
+/// Long unbroken pieces (minified code, base64, repeated letters) take the heap merge; short
+/// ones the scan. Both must give the tokenizer's count.
+#[test]
+fn long_pieces_count_as_the_tokenizer_does() {
+    let tokenizer = bpe_openai::o200k_base();
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let alphabets: [&[u8]; 4] = [
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        b"ab",
+        b"abcdefghijklmnopqrstuvwxyz",
+        b"{}[]()<>=;:,.\"'!@#$%^&*-_+|~`",
+    ];
+    for len in [129, 200, 1000, 5000] {
+        for alphabet in alphabets {
+            let text: String = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize] as char)
+                .collect();
+            assert_eq!(
+                trajlint::tokens::count(&text),
+                tokenizer.count(&text),
+                "{len} bytes over {:?}",
+                String::from_utf8_lossy(alphabet)
+            );
+        }
+        let same = "a".repeat(len);
+        assert_eq!(trajlint::tokens::count(&same), tokenizer.count(&same));
+    }
+}

@@ -46,9 +46,6 @@ impl Loaded {
 /// Reads the input and analyses the chosen trajectory; on failure, prints why and returns
 /// `Err(())` (the caller exits 2).
 pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
-    // The tokenizer's tables load (~45 ms) while the lexicon compiles and the file is read:
-    // a compactor waits on this command. The probe needs no tokens and skips them.
-    let warm = count_tokens.then(|| std::thread::spawn(trajlint::tokens::load));
     // The log is read and parsed while the lexicon compiles.
     let (lex, src) = rayon::join(
         || super::load_lexicon(&input.lexicon),
@@ -83,9 +80,6 @@ pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
         );
         return Err(());
     }
-    // Not joined: the analysis starts now, and the token counts wait on the tables by
-    // themselves (the tokenizer's once-cell blocks until the warm-up thread has built them).
-    drop(warm);
     let analysis = trajlint::analysis::analyze_with(
         &read.trajectories[input.trajectory],
         &source.bytes,

@@ -1,19 +1,19 @@
-//! Token counts with a real BPE tokenizer: OpenAI's `o200k_base` (via the `bpe-openai` crate,
-//! which counts without materialising tokens).
+//! Token counts with a real BPE tokenizer: OpenAI's `o200k_base`.
 //!
-//! Text is cut into pieces (`split`) without the tokenizer's tables, which take tens of
-//! milliseconds to load; a `Tally` of a turn's pieces is therefore built while they load, and
-//! only counting it waits for them. Logs repeat the same words endlessly, so the count of each
-//! short piece is memoized per thread: the BPE encoder runs once per distinct piece instead of
-//! once per occurrence. The sum is exactly `Tokenizer::count` (o200k applies no normalization).
+//! Text is cut into pieces (`split`) and each piece is merged against the rank table
+//! (`bpe`), which the build lays out as static data: counting needs no start-up work. Logs
+//! repeat the same words endlessly, so the count of each short piece is memoized per thread:
+//! the merge runs once per distinct piece instead of once per occurrence. The sum is exactly
+//! tiktoken's count (o200k applies no normalization), checked against `bpe-openai` in the tests.
 
+mod bpe;
+mod rank_hash;
 mod split;
 
 pub use split::pieces;
 
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::sync::OnceLock;
 
 /// The name written into annotations as `tokenizer`.
 pub const TOKENIZER: &str = "o200k_base";
@@ -23,23 +23,12 @@ const MEMO_PIECE: usize = 24;
 /// The per-thread memo is dropped when it grows past this many pieces: memory stays bounded.
 const MEMO_LIMIT: usize = 1 << 16;
 
-fn tokenizer() -> &'static bpe_openai::Tokenizer {
-    static T: OnceLock<&'static bpe_openai::Tokenizer> = OnceLock::new();
-    T.get_or_init(bpe_openai::o200k_base)
-}
-
-/// Loads the tokenizer's tables now (call it on a spare thread to have them ready later).
-pub fn load() {
-    tokenizer();
-}
-
 thread_local! {
     static MEMO: RefCell<FxHashMap<Box<str>, u32>> = RefCell::new(FxHashMap::default());
 }
 
 /// Counts pieces through the per-thread memo.
 fn with_counter<R>(f: impl FnOnce(&mut dyn FnMut(&str) -> usize) -> R) -> R {
-    let bpe = &tokenizer().bpe;
     MEMO.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() > MEMO_LIMIT {
@@ -47,12 +36,12 @@ fn with_counter<R>(f: impl FnOnce(&mut dyn FnMut(&str) -> usize) -> R) -> R {
         }
         f(&mut |piece: &str| {
             if piece.len() > MEMO_PIECE {
-                return bpe.count(piece.as_bytes());
+                return bpe::count(piece.as_bytes());
             }
             if let Some(&n) = memo.get(piece) {
                 return n as usize;
             }
-            let n = bpe.count(piece.as_bytes());
+            let n = bpe::count(piece.as_bytes());
             memo.insert(piece.into(), n as u32);
             n
         })
@@ -67,7 +56,7 @@ pub fn count(text: &str) -> usize {
     with_counter(|count| pieces(text).map(count).sum())
 }
 
-/// The pieces of some texts with their multiplicities, gathered without the tokenizer's tables.
+/// The pieces of some texts with their multiplicities: each distinct piece is counted once.
 #[derive(Default)]
 pub struct Tally<'a> {
     short: FxHashMap<&'a str, u32>,
@@ -85,7 +74,7 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// The number of tokens of everything added (waits for the tables if they are loading).
+    /// The number of tokens of everything added.
     pub fn count(&self) -> usize {
         if self.short.is_empty() && self.long.is_empty() {
             return 0;
