@@ -19,22 +19,14 @@ pub struct Analysis {
     pub audits: Vec<crate::probe::ProbeReport>,
 }
 
-/// The pieces of a turn's text and of its calls' names and arguments.
-pub fn turn_tally(turn: &Turn) -> tokens::Tally<'_> {
-    let mut tally = tokens::Tally::default();
-    for segment in &turn.segments {
-        tally.add(&segment.text.text);
-    }
-    for call in &turn.calls {
-        tally.add(&call.name);
-        tally.add(&call.arguments);
-    }
-    tally
-}
-
 /// Tokens of a turn: its text and its calls' names and arguments.
 pub fn turn_tokens(turn: &Turn) -> usize {
-    turn_tally(turn).count()
+    let texts = turn.segments.iter().map(|s| s.text.text.as_str());
+    let calls = turn
+        .calls
+        .iter()
+        .flat_map(|c| [c.name.as_str(), c.arguments.as_str()]);
+    tokens::count_all(texts.chain(calls))
 }
 
 /// Extracts, resolves and judges one trajectory at "now" = its end.
@@ -43,7 +35,7 @@ pub fn analyze(traj: &Trajectory, bytes: &[u8], lex: &Lexicon) -> Analysis {
 }
 
 /// As `analyze`; without `count_tokens`, `tokens` stays empty (the probe and the rules do not
-/// need them, and the tokenizer's tables cost a compactor tens of milliseconds to load).
+/// need them, and exact counts cost as much as reading the log).
 pub fn analyze_with(
     traj: &Trajectory,
     bytes: &[u8],
@@ -55,9 +47,7 @@ pub fn analyze_with(
         || {
             if count_tokens {
                 use rayon::prelude::*;
-                // Cutting the text needs no tables: only counting waits for them to load.
-                let tallies: Vec<_> = traj.turns.par_iter().map(turn_tally).collect();
-                tallies.par_iter().map(tokens::Tally::count).collect()
+                traj.turns.par_iter().map(turn_tokens).collect()
             } else {
                 Vec::new()
             }

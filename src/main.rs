@@ -7,7 +7,7 @@ use cli::annotate::AnnotateFormat;
 use cli::InputArgs;
 use std::process::ExitCode;
 
-// The analysis allocates many small vectors and the tokenizer's tables many small maps:
+// The analysis allocates many small vectors and strings:
 // mimalloc cuts the allocator's share of a `plan` run (about a sixth with the system one).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -35,6 +35,10 @@ fn with_counter<R>(f: impl FnOnce(&mut dyn FnMut(&str) -> usize) -> R) -> R {
             memo.clear();
         }
         f(&mut |piece: &str| {
+            // Every byte is a token: a one-byte piece needs no lookup.
+            if piece.len() == 1 {
+                return 1;
+            }
             if piece.len() > MEMO_PIECE {
                 return bpe::count(piece.as_bytes());
             }
@@ -56,37 +60,9 @@ pub fn count(text: &str) -> usize {
     with_counter(|count| pieces(text).map(count).sum())
 }
 
-/// The pieces of some texts with their multiplicities: each distinct piece is counted once.
-#[derive(Default)]
-pub struct Tally<'a> {
-    short: FxHashMap<&'a str, u32>,
-    long: Vec<&'a str>,
-}
-
-impl<'a> Tally<'a> {
-    pub fn add(&mut self, text: &'a str) {
-        for piece in pieces(text) {
-            if piece.len() > MEMO_PIECE {
-                self.long.push(piece);
-            } else {
-                *self.short.entry(piece).or_default() += 1;
-            }
-        }
-    }
-
-    /// The number of tokens of everything added.
-    pub fn count(&self) -> usize {
-        if self.short.is_empty() && self.long.is_empty() {
-            return 0;
-        }
-        with_counter(|count| {
-            self.short
-                .iter()
-                .map(|(piece, &n)| count(piece) * n as usize)
-                .sum::<usize>()
-                + self.long.iter().map(|piece| count(piece)).sum::<usize>()
-        })
-    }
+/// Number of tokens in all of `texts`.
+pub fn count_all<'a>(texts: impl Iterator<Item = &'a str>) -> usize {
+    with_counter(|count| texts.flat_map(pieces).map(count).sum())
 }
 
 #[cfg(test)]
@@ -110,10 +86,8 @@ mod tests {
         for s in texts {
             assert_eq!(super::count(s), t.count(s), "{s:?}");
             assert_eq!(super::count(s), t.count(s), "second call, memo warm: {s:?}");
-            let mut tally = super::Tally::default();
-            tally.add(s);
-            tally.add(s);
-            assert_eq!(tally.count(), 2 * t.count(s), "tally of two copies: {s:?}");
+            let two = super::count_all([s, s].into_iter());
+            assert_eq!(two, 2 * t.count(s), "two copies: {s:?}");
         }
     }
 }

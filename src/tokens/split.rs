@@ -4,8 +4,7 @@
 //! pieces are cut here by hand (four times faster than the regex); at any piece whose cut
 //! depends on a non-ASCII character the regex takes over for that one piece. Each piece is a
 //! pure function of its start, so mixing the two is exact (checked against `bpe-openai`'s own
-//! split in the tests). It also needs none of the tokenizer's tables, which take tens of
-//! milliseconds to load: the pieces are tallied while they load.
+//! split in the tests).
 
 use regex_automata::{meta::Regex, Anchored, Input};
 use std::sync::OnceLock;
