@@ -53,7 +53,7 @@ use crate::extract::words::{is_stopword, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Status, Subkind};
 use crate::model::{Compaction, Role, Trajectory};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// At most this many terms of one fact take part in a match (one bit each in a `u64`).
 const MAX_TERMS: usize = 64;
@@ -168,14 +168,14 @@ impl Summary {
             }
         }
         // Action families by stem too: "implementation" is an `@edit` word like "implement".
-        let mut family_stems: HashMap<String, Vec<String>> = HashMap::new();
+        let mut family_stems: HashMap<String, Vec<String>> = HashMap::default();
         for (w, fams) in &lex.synonyms {
             family_stems
                 .entry(stem(w))
                 .or_default()
                 .extend(fams.iter().cloned());
         }
-        let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut postings: HashMap<String, Vec<u32>> = HashMap::default();
         let mut absence = Vec::with_capacity(clauses.len());
         let mut add = |key: String, c: u32| {
             let p = postings.entry(key).or_default();
@@ -306,7 +306,7 @@ impl Summary {
     /// Masks of which `keys` each place holds: places are units, or (`absence`) clauses with a
     /// word of absence or failure.
     fn places(&self, keys: &[String], absence: bool) -> HashMap<u32, u64> {
-        let mut per: HashMap<u32, u64> = HashMap::new();
+        let mut per: HashMap<u32, u64> = HashMap::default();
         for (k, key) in keys.iter().take(MAX_TERMS).enumerate() {
             if let Some(p) = self.clauses_of(key) {
                 for &c in p {
@@ -749,7 +749,7 @@ impl Wanted {
 }
 
 fn dedup(v: Vec<String>) -> Vec<String> {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     v.into_iter().filter(|t| seen.insert(t.clone())).collect()
 }
 
@@ -998,7 +998,7 @@ fn antecedent_terms(traj: &Trajectory, turn: usize) -> Vec<String> {
         return Vec::new();
     };
     let mut out: Vec<String> = Vec::new();
-    let mut seen: HashSet<String> = HashSet::new();
+    let mut seen: HashSet<String> = HashSet::default();
     let mut push = |w: String, out: &mut Vec<String>| {
         if out.len() < 48 && w.len() >= 4 && seen.insert(w.clone()) {
             out.push(w);

@@ -13,7 +13,7 @@ use crate::extract::words::{call_terms, sentences, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory};
 use crate::text::Text;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Resolves `facts` (sorted by turn) against the turns after them, up to turn `now` (exclusive;
 /// `traj.turns.len()` for the end of the log).
@@ -120,7 +120,7 @@ impl Pending {
 
     /// Pending facts sharing a term with `words`, with how many terms they share.
     fn meeting(&self, words: &HashSet<String>, facts: &[Fact]) -> HashMap<usize, usize> {
-        let mut hits: HashMap<usize, usize> = HashMap::new();
+        let mut hits: HashMap<usize, usize> = HashMap::default();
         for w in words {
             if let Some(ids) = self.by_term.get(w) {
                 for &id in ids {
@@ -166,7 +166,7 @@ fn fits(action: Option<&str>, kind: CallKind, call_families: &HashSet<&str>) -> 
 /// sibling's output shows and its own does not. Such a word names the sibling (`cat
 /// CHANGELOG.md` printed "CHANGELOG.md: No such file"; the `git log` cancelled with it did not).
 fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<String>> {
-    let mut by_call: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut by_call: HashMap<usize, Vec<usize>> = HashMap::default();
     for (id, f) in facts.iter().enumerate() {
         if let Some(c) = call_turn(traj, f) {
             by_call.entry(c).or_default().push(id);
@@ -179,7 +179,7 @@ fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<St
             .map(|s| s.text.text.to_lowercase())
             .collect()
     };
-    let mut out: HashMap<usize, HashSet<String>> = HashMap::new();
+    let mut out: HashMap<usize, HashSet<String>> = HashMap::default();
     for group in by_call.values().filter(|g| g.len() > 1) {
         let outputs: Vec<String> = group.iter().map(|&id| output(facts[id].turn)).collect();
         for (k, &a) in group.iter().enumerate() {

@@ -4,7 +4,8 @@
 
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 pub const BUILTIN: &str = include_str!("../../rules/lexicon.toml");
 
@@ -306,7 +307,7 @@ impl Lexicon {
                 message,
             })
         };
-        let mut synonyms: HashMap<String, Vec<String>> = HashMap::new();
+        let mut synonyms: HashMap<String, Vec<String>> = HashMap::default();
         for (family, words) in &merged.obligation.synonyms {
             for w in words {
                 let key = crate::extract::words::stem(w);

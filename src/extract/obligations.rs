@@ -12,7 +12,7 @@ use super::{fact_at, Fact, Subkind};
 use crate::json::{self, Doc};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
 use crate::text::Text;
-use std::collections::HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<Fact>) {
     for (i, turn) in traj.turns.iter().enumerate() {
@@ -154,8 +154,8 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
         // Narration: the chunks the turn's calls perform. What they do not perform is owed.
         // When a list of actions of one kind is named ("create the CSS, update the layout, and
         // rebuild the panel"), each must be matched by its words: one write does not do them all.
-        let mut per_family: std::collections::HashMap<&str, usize> =
-            std::collections::HashMap::new();
+        let mut per_family: HashMap<&str, usize> =
+            HashMap::default();
         for k in immediate.iter().flat_map(|c| &c.chunks) {
             if let Some(f) = k.families.first() {
                 *per_family.entry(f.as_str()).or_default() += 1;
@@ -468,8 +468,8 @@ struct CallWords {
 
 impl CallWords {
     fn of(turn: &crate::model::Turn, lex: &Lexicon) -> CallWords {
-        let mut terms = HashSet::new();
-        let mut families = HashSet::new();
+        let mut terms = HashSet::default();
+        let mut families = HashSet::default();
         let (mut retrieves, mut writes) = (false, false);
         // Thinking aloud through a think tool is not doing anything.
         for c in turn

@@ -1,7 +1,7 @@
 //! Words, sentences and content terms: the small amount of language handling the extractors and
 //! the resolver share. Everything here is linear in the text.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::OnceLock;
 
 /// A sentence (or list item, or line) of a segment: byte range in the decoded text.
@@ -180,7 +180,7 @@ pub fn terms(text: &str) -> Vec<String> {
 /// Terms of a tool call's name and arguments: also splits paths, flags and identifiers
 /// (`tests/test_foo.py` gives `tests`, `test_foo`, `foo`, `py`).
 pub fn call_terms(name: &str, args: &str) -> HashSet<String> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     for text in [name, args] {
         for (_, w) in tokens(text) {
             let lw = w.to_lowercase();
@@ -236,7 +236,7 @@ mod tests {
             &["entry", "entries"],
             &["replace", "replacement", "replaced"],
         ] {
-            let stems: std::collections::HashSet<String> = group.iter().map(|w| stem(w)).collect();
+            let stems: HashSet<String> = group.iter().map(|w| stem(w)).collect();
             assert_eq!(stems.len(), 1, "{group:?} -> {stems:?}");
         }
         assert_ne!(stem("process"), stem("proces"));
