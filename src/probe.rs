@@ -52,8 +52,8 @@ use crate::extract::lexicon::Lexicon;
 use crate::extract::words::{is_stopword, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Status, Subkind};
 use crate::model::{Compaction, Role, Trajectory};
-use serde::Serialize;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::Serialize;
 
 /// At most this many terms of one fact take part in a match (one bit each in a `u64`).
 const MAX_TERMS: usize = 64;

@@ -351,3 +351,23 @@ fn what_a_sentence_introduces_the_turns_calls_must_still_do() {
     assert_eq!(owed.len(), 1, "{owed:#?}");
     assert_eq!(owed[0].status, Status::Open);
 }
+
+#[test]
+fn a_pronoun_whose_sentence_names_its_referent_is_not_a_reference() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The build fails on CI."},
+        {"role": "assistant", "content": "Let me run the build script to see if it fails here too.",
+         "tool_calls": [call("c1", "bash", json!({"command": "./build.sh"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "error: linker not found"},
+        {"role": "assistant", "content": "Now that we know the linker is missing, I'll install it."},
+        {"role": "user", "content": "Ok. Is there a way to cancel it?"},
+        {"role": "assistant", "content": "Sorry, can you check that?"},
+    ]));
+    let pronouns: Vec<&str> = of_kind(&a, &[Subkind::Pronoun])
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect();
+    // "it" stands for the build script of its own sentence; "Now that we" opens a clause.
+    // "a way to cancel it" introduces a way, not what "it" is; "check that" points back.
+    assert_eq!(pronouns, ["cancel it", "check that"], "{pronouns:?}");
+}

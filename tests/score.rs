@@ -253,7 +253,11 @@ fn score() -> Figures {
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
-    assert!(!files.is_empty(), "no label files under {}", labels.display());
+    assert!(
+        !files.is_empty(),
+        "no label files under {}",
+        labels.display()
+    );
     let lex = Lexicon::builtin();
     let mut tot = Totals::default();
     let mut errors: Vec<String> = Vec::new();

@@ -3,8 +3,8 @@
 //! file's line, so a typo in a user lexicon is not silently ignored.
 
 use regex::{Regex, RegexBuilder};
-use serde::Deserialize;
 use rustc_hash::FxHashMap as HashMap;
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
 pub const BUILTIN: &str = include_str!("../../rules/lexicon.toml");

@@ -154,8 +154,7 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
         // Narration: the chunks the turn's calls perform. What they do not perform is owed.
         // When a list of actions of one kind is named ("create the CSS, update the layout, and
         // rebuild the panel"), each must be matched by its words: one write does not do them all.
-        let mut per_family: HashMap<&str, usize> =
-            HashMap::default();
+        let mut per_family: HashMap<&str, usize> = HashMap::default();
         for k in immediate.iter().flat_map(|c| &c.chunks) {
             if let Some(f) = k.families.first() {
                 *per_family.entry(f.as_str()).or_default() += 1;

@@ -374,9 +374,13 @@ fn find_in_turn(
                         .trim_end()
                         .rfind(' ')
                         .map_or(ps, |k| ps + k + 1);
-                    !is_expletive(&sentence[word..], lex)
+                    !is_expletive(&sentence[word..], lex) && !is_complementizer(&sentence[word..])
                 })
-                .or_else(|| lex.pronoun_object.first(sentence));
+                .or_else(|| {
+                    lex.pronoun_object
+                        .first(sentence)
+                        .filter(|&(ps, _)| !names_a_thing(&sentence[..ps]))
+                });
             if let Some((ps, pe)) = hit {
                 let (as_, ae) = (s.start + ps, s.start + pe);
                 if !claimed.iter().any(|c| c.start < ae && as_ < c.end) {
@@ -428,6 +432,35 @@ fn find_in_turn(
             facts.push(f);
         }
     }
+}
+
+/// "Now that we have…", "so that the…": "that" opening a clause, not pointing at anything.
+fn is_complementizer(from_pronoun: &str) -> bool {
+    let mut words = from_pronoun.split_whitespace();
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("that"))
+        && words.next().is_some_and(|w| {
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            DETERMINERS.contains(&w.as_str())
+        })
+}
+
+/// Whether a sentence's words before an object pronoun name something it can stand for ("run
+/// the script to see if it works", "open `fields.py` and check it"): the pronoun then resolves
+/// inside its own sentence. (An indefinite, "a way to cancel it", introduces something else.)
+fn names_a_thing(before: &str) -> bool {
+    let words: Vec<&str> = before.split_whitespace().collect();
+    words
+        .iter()
+        .any(|w| w.contains('`') || w.trim_end_matches([',', '.']).contains(['.', '/']))
+        || words.windows(2).any(|p| {
+            let det = p[0].to_lowercase();
+            matches!(
+                det.as_str(),
+                "the" | "my" | "our" | "your" | "this" | "that"
+            ) && p[1].chars().next().is_some_and(char::is_alphabetic)
+        })
 }
 
 fn is_expletive(from_pronoun: &str, lex: &Lexicon) -> bool {
