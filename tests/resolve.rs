@@ -371,3 +371,28 @@ fn a_pronoun_whose_sentence_names_its_referent_is_not_a_reference() {
     // "a way to cancel it" introduces a way, not what "it" is; "check that" points back.
     assert_eq!(pronouns, ["cancel it", "check that"], "{pronouns:?}");
 }
+
+#[test]
+fn a_shell_command_that_changes_files_does_what_it_narrates() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the rounding bug."},
+        {"role": "assistant", "content": "The fix works. Let's remove the reproduce.py file since it is no longer needed.",
+         "tool_calls": [call("c1", "bash", json!({"command": "rm reproduce.py"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+}
+
+#[test]
+fn try_to_do_one_thing_and_see_another_owes_the_second() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The build cannot load its cache."},
+        {"role": "assistant", "content": "Let's try to manually create the build directory and see if that resolves the issue.",
+         "tool_calls": [call("c1", "bash", json!({"command": "mkdir -p build/release"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+    ]));
+    // "try to" is not a purpose clause: the mkdir creates the directory, the check is owed.
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Open);
+}

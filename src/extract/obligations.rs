@@ -386,8 +386,18 @@ fn looks_like_verb(w: &str) -> bool {
     VERBS.contains(&w)
 }
 
+/// "run it to decrypt the file": an action and why. ("try to", "need to" are not a purpose:
+/// "try to create the directory and see if that helps" names two actions.)
 fn is_purpose(piece: &str) -> bool {
-    piece.contains(" to ") || piece.contains(" so that ") || piece.starts_with("to ")
+    const CATENATIVE: [&str; 12] = [
+        "try", "trying", "need", "needs", "want", "going", "have", "has", "able", "attempt",
+        "start", "begin",
+    ];
+    let purpose_to = piece.match_indices(" to ").any(|(k, _)| {
+        let before = piece[..k].rsplit(' ').next().unwrap_or("").to_lowercase();
+        !CATENATIVE.contains(&before.as_str())
+    });
+    purpose_to || piece.contains(" so that ") || piece.starts_with("to ")
 }
 
 /// The content terms and action families of one named action.
@@ -485,7 +495,9 @@ impl CallWords {
             // Editing is writing files: an editor call, or a shell line that writes one
             // (`npm install` or `git commit` change state but edit no code).
             let writes_files = cmd.as_deref().is_none_or(|cmd| {
-                cmd.contains(" > ")
+                let first = cmd.split_whitespace().next().unwrap_or("");
+                FILE_COMMANDS.contains(&first)
+                    || cmd.contains(" > ")
                     || cmd.contains(">>")
                     || cmd.contains("sed -i")
                     || cmd.contains("tee ")
@@ -531,6 +543,9 @@ impl CallWords {
         kind_matches && (lone || words)
     }
 }
+
+/// Shell commands whose whole effect is to change files ("remove the script": `rm x.py`).
+const FILE_COMMANDS: [&str; 8] = ["rm", "mv", "cp", "mkdir", "touch", "rmdir", "ln", "patch"];
 
 /// Families that name what an action is about, beyond its verb.
 const DOMAINS: [&str; 6] = ["test", "lint", "build", "commit", "install", "todo"];
