@@ -396,3 +396,22 @@ fn try_to_do_one_thing_and_see_another_owes_the_second() {
     assert_eq!(owed.len(), 1, "{owed:#?}");
     assert_eq!(owed[0].status, Status::Open);
 }
+
+#[test]
+fn a_sentence_ending_in_a_colon_names_the_calls_that_follow() {
+    let edit = json!({"file_path": "lib/runner.ex", "old_string": "x", "new_string": "_x"});
+    let a = analyse(json!([
+        {"role": "user", "content": "Credo complains about the runner."},
+        {"role": "assistant", "content": "Let me make the function safer:",
+         "tool_calls": [call("c1", "Edit", edit.clone())]},
+        {"role": "tool", "tool_call_id": "c1", "content": "The file lib/runner.ex has been updated."},
+        {"role": "assistant", "content": "Let me make the function safer.",
+         "tool_calls": [call("c2", "Edit", edit)]},
+        {"role": "tool", "tool_call_id": "c2", "content": "The file lib/runner.ex has been updated."},
+    ]));
+    // With the colon the Edit is what the sentence names; without it, "make … safer" names no
+    // known kind of action and stays owed (conservative).
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].turn, 3);
+}

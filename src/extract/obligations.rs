@@ -113,8 +113,8 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                 }
                 // "Let me fix the parser:" introduces what the turn goes on to show.
                 let last_segment = std::ptr::eq(seg, turn.segments.last().unwrap_or(seg));
-                let introduces = sentence.trim_end().ends_with(':')
-                    && (s.end < text.text.trim_end().len() || !last_segment);
+                let colon = sentence.trim_end().ends_with(':');
+                let introduces = colon && (s.end < text.text.trim_end().len() || !last_segment);
                 for m in commitments {
                     let part = &sentence[m.from..m.end];
                     let clause = &sentence[m.action..m.end];
@@ -134,6 +134,7 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                         end: s.start + m.end,
                         chunks: pieces.iter().map(|c| ChunkWords::of(c, lex)).collect(),
                         deferred_from,
+                        introduces: colon,
                     };
                     if c.chunks
                         .iter()
@@ -167,6 +168,11 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                         return !c.chunks[k].terms.is_empty();
                     }
                     let chunk = &c.chunks[k];
+                    // "Let me make the function safer:" names no known kind of action; the
+                    // colon says the calls that follow are it.
+                    if c.introduces && chunk.families.is_empty() {
+                        return false;
+                    }
                     let lone = chunk
                         .families
                         .first()
@@ -189,6 +195,8 @@ struct Candidate<'a> {
     chunks: Vec<ChunkWords>,
     /// The first chunk at or after a deferral cue ("then", "later", "once …").
     deferred_from: Option<usize>,
+    /// The sentence ends in a colon: what follows (the turn's calls) is what it names.
+    introduces: bool,
 }
 
 /// One commitment of a sentence, as offsets into it: its clause starts at `from`, the action
@@ -341,7 +349,7 @@ const DETERMINERS: [&str; 8] = ["the", "a", "an", "its", "their", "all", "any", 
 
 /// A bare verb that can start an action. Kept small and general on purpose.
 fn looks_like_verb(w: &str) -> bool {
-    const VERBS: [&str; 40] = [
+    const VERBS: [&str; 49] = [
         "add",
         "check",
         "close",
@@ -382,6 +390,15 @@ fn looks_like_verb(w: &str) -> bool {
         "then",
         "also",
         "confirm",
+        "list",
+        "show",
+        "clean",
+        "set",
+        "build",
+        "compile",
+        "submit",
+        "download",
+        "execute",
     ];
     VERBS.contains(&w)
 }
