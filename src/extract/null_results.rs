@@ -608,6 +608,22 @@ mod tests {
     }
 
     #[test]
+    fn absence_in_words() {
+        for text in [
+            "No matches",
+            "There is no code from the last 1 message for me to execute.",
+            "Based on the results, there doesn't appear to be a pre-built installer for dialyxir.",
+            "The search results don't contain specific information about Sobelow.",
+            "Warning: the file exists but is shorter than the provided offset (3850).",
+        ] {
+            assert_eq!(verdict(text), Some(Subkind::NotFound), "{text}");
+        }
+        // Success phrased negatively stays out.
+        assert_eq!(verdict("There are no errors in the project."), None);
+        assert_eq!(verdict("No issues found."), None);
+    }
+
+    #[test]
     fn text_verdicts_with_pseudo_triggers() {
         assert_eq!(
             verdict("ls: cannot access 'x': No such file or directory"),
