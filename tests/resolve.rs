@@ -415,3 +415,21 @@ fn a_sentence_ending_in_a_colon_names_the_calls_that_follow() {
     assert_eq!(owed.len(), 1, "{owed:#?}");
     assert_eq!(owed[0].turn, 3);
 }
+
+#[test]
+fn these_or_those_with_any_noun_said_before_is_a_reference() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which LiveView modules render panes?"},
+        {"role": "assistant", "content": "Let me list them.",
+         "tool_calls": [call("c1", "bash", json!({"command": "ls lib/web/live"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "pane_view_live.ex\nsession_live.ex"},
+        {"role": "assistant", "content": "Now I will read these LiveView modules one by one."},
+        {"role": "user", "content": "Then mark the timestamps and take screenshots of those frames."},
+        {"role": "assistant", "content": "I wrote a helper that checks the layout."},
+    ]));
+    let refs: Vec<&Fact> = of_kind(&a, &[Subkind::Anaphoric]);
+    let texts: Vec<&str> = refs.iter().map(|f| f.text.as_str()).collect();
+    // "modules" was said two turns back; "frames" never was; "that checks" is a verb phrase.
+    assert_eq!(texts, ["these LiveView modules"], "{texts:?}");
+    assert_eq!(refs[0].status, Status::Bound);
+}

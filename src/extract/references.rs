@@ -279,8 +279,30 @@ fn find_in_turn(
             if claimed.iter().any(|c| c.start <= s && s < c.end) {
                 continue;
             }
-            let noun = c.get(4).or(c.get(5)).map_or("", |n| n.as_str());
-            let demonstrative = c.get(1).map(|d| d.as_str().to_lowercase());
+            // Any noun after these/those (group 7) when no listed one matched: "these LiveView
+            // modules". Its last word is the head. ("this" is too often the situation itself:
+            // "in this regard", "this follow-up edit".)
+            let noun = c.get(4).or(c.get(5)).map_or_else(
+                || {
+                    c.get(7)
+                        .map_or("", |n| n.as_str().rsplit(' ').next().unwrap_or(""))
+                },
+                |n| n.as_str(),
+            );
+            if c.get(7).is_some()
+                && (NOT_A_HEAD_NOUN.contains(&noun.to_lowercase().as_str())
+                    || !said_in_an_earlier_turn(traj, i, &stem(noun)))
+            {
+                continue;
+            }
+            let demonstrative = c.get(1).or(c.get(6)).map(|d| d.as_str().to_lowercase());
+            // "a function that checks": a singular demonstrative before a plural is a verb.
+            if matches!(demonstrative.as_deref(), Some("this" | "that"))
+                && m.as_str().ends_with('s')
+                && !noun.ends_with('s')
+            {
+                continue;
+            }
             // "verify that the fix works", "a page that contains information": a complementizer
             // or a relative pronoun, not a demonstrative.
             if c.get(3).is_some_and(|w| {
@@ -558,6 +580,119 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
     detail || listing || next_line_field
 }
 
+/// Words after "this/these/those" that are not what they point at: verbs and auxiliaries (the
+/// demonstrative is then a pronoun, handled as one), and the situation itself ("at this
+/// point", "this time").
+const NOT_A_HEAD_NOUN: &[&str] = &[
+    "will",
+    "would",
+    "should",
+    "could",
+    "might",
+    "must",
+    "have",
+    "does",
+    "means",
+    "seems",
+    "looks",
+    "works",
+    "worked",
+    "happens",
+    "happened",
+    "suggests",
+    "shows",
+    "indicates",
+    "confirms",
+    "were",
+    "also",
+    "again",
+    "into",
+    "from",
+    "with",
+    "that",
+    "then",
+    "there",
+    "here",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "because",
+    "since",
+    "until",
+    "after",
+    "before",
+    "about",
+    "being",
+    "gives",
+    "makes",
+    "needs",
+    "requires",
+    "returns",
+    "contains",
+    "includes",
+    "allows",
+    "helps",
+    "tells",
+    "says",
+    "uses",
+    "causes",
+    "fails",
+    "passes",
+    "runs",
+    "calls",
+    "sets",
+    "gets",
+    "takes",
+    "keeps",
+    "goes",
+    "comes",
+    "turns",
+    "time",
+    "times",
+    "point",
+    "case",
+    "moment",
+    "stage",
+    "week",
+    "year",
+    "month",
+    "morning",
+    "afternoon",
+    "evening",
+    "weekend",
+    "conversation",
+    "chat",
+    "session",
+    "project",
+    "repository",
+    "codebase",
+    "task",
+    "way",
+    "kind",
+    "sort",
+    "type",
+    "level",
+    "work",
+    "done",
+    "just",
+    "only",
+    "still",
+    "even",
+    "more",
+    "most",
+    "much",
+    "many",
+    "some",
+    "each",
+    "every",
+    "both",
+    "either",
+    "neither",
+    "same",
+];
+
 /// Words after "that" that make it a complementizer ("shows that the test fails").
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
@@ -633,6 +768,20 @@ fn alias(vis: &mut Visible, id: &str) {
 }
 
 /// The first and last `n` bytes of a text (the whole text when it is short), on char boundaries.
+/// Whether one of the last turns before `i` says `stem` ("these modules" after a listing of
+/// modules; not "take screenshots of those moments", whose moments are this turn's own).
+fn said_in_an_earlier_turn(traj: &Trajectory, i: usize, stem: &str) -> bool {
+    const LOOK_BACK: usize = 12;
+    let stem = stem.to_ascii_lowercase();
+    traj.turns[..i].iter().rev().take(LOOK_BACK).any(|turn| {
+        turn.segments.iter().any(|s| {
+            head_and_tail(&s.text.text, 4096)
+                .iter()
+                .any(|part| part.to_ascii_lowercase().contains(&stem))
+        })
+    })
+}
+
 fn head_and_tail(t: &str, n: usize) -> Vec<&str> {
     if t.len() <= 2 * n {
         return vec![t];
