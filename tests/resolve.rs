@@ -433,3 +433,30 @@ fn these_or_those_with_any_noun_said_before_is_a_reference() {
     assert_eq!(texts, ["these LiveView modules"], "{texts:?}");
     assert_eq!(refs[0].status, Status::Bound);
 }
+
+#[test]
+fn strong_cues_and_confirmations_point_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Book the flight with my certificate."},
+        {"role": "assistant", "content": "The total is $384.",
+         "tool_calls": [call("c1", "calculate", json!({"expression": "158 + 226"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "384"},
+        {"role": "assistant", "content": "The booking failed. The previous calculation might have been incorrect."},
+        {"role": "user", "content": "Everything looks great now."},
+        {"role": "assistant", "content": "Done, the booking is confirmed."},
+        {"role": "user", "content": "Thank you for taking care of that!"},
+    ]));
+    let texts: Vec<&str> = of_kind(&a, &[Subkind::Anaphoric, Subkind::Pronoun])
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect();
+    assert!(texts.contains(&"The previous calculation"), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.starts_with("Everything")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("care of that")),
+        "{texts:?}"
+    );
+}

@@ -316,7 +316,7 @@ impl Lexicon {
         }
         let r = &merged.reference;
         let description = format!(
-            r"(?i)\b(?:(this|that|these|those)|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those)\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b",
+            r"(?i)\b(?:(this|that|these|those)|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:previous|above|earlier|prior|aforementioned|original|former|latter))\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b",
             backward = r.backward.join("|"),
             nouns = r.nouns.join("|"),
             after = r.backward_after.join("|"),

@@ -279,9 +279,9 @@ fn find_in_turn(
             if claimed.iter().any(|c| c.start <= s && s < c.end) {
                 continue;
             }
-            // Any noun after these/those (group 7) when no listed one matched: "these LiveView
-            // modules". Its last word is the head. ("this" is too often the situation itself:
-            // "in this regard", "this follow-up edit".)
+            // Any noun after these/those or a strong backward cue (group 7) when no listed one
+            // matched: "these LiveView modules", "the previous calculation". Its last word is
+            // the head. ("this" is too often the situation itself: "in this regard".)
             let noun = c.get(4).or(c.get(5)).map_or_else(
                 || {
                     c.get(7)
@@ -289,13 +289,19 @@ fn find_in_turn(
                 },
                 |n| n.as_str(),
             );
-            if c.get(7).is_some()
-                && (NOT_A_HEAD_NOUN.contains(&noun.to_lowercase().as_str())
-                    || !said_in_an_earlier_turn(traj, i, &stem(noun)))
-            {
-                continue;
+            if let Some(cue) = c.get(6) {
+                let demonstrative = !cue.as_str().contains(' ');
+                if NOT_A_HEAD_NOUN.contains(&noun.to_lowercase().as_str())
+                    || demonstrative && !said_in_an_earlier_turn(traj, i, &stem(noun))
+                {
+                    continue;
+                }
             }
-            let demonstrative = c.get(1).or(c.get(6)).map(|d| d.as_str().to_lowercase());
+            // Group 6 is "these/those" or a strong cue ("the previous") before an unlisted noun.
+            let demonstrative = c
+                .get(1)
+                .or(c.get(6).filter(|d| !d.as_str().contains(' ')))
+                .map(|d| d.as_str().to_lowercase());
             // "a function that checks": a singular demonstrative before a plural is a verb.
             if matches!(demonstrative.as_deref(), Some("this" | "that"))
                 && m.as_str().ends_with('s')
