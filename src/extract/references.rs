@@ -259,6 +259,9 @@ fn find_in_turn(
             {
                 continue;
             }
+            if restates_in_parentheses(t, e) {
+                continue;
+            }
             let mut f = fact_at(Subkind::Ordinal, i, text, s, e);
             // What the ordinal counts may be calls: "the second edit", "the file you grepped".
             let with_clause: String = t[s..]
@@ -371,6 +374,9 @@ fn find_in_turn(
             if introduces && shown_next {
                 continue;
             }
+            if restates_in_parentheses(t, e) {
+                continue;
+            }
             let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
             // A cue that names an action ("the updated file") points at a turn that did it.
@@ -460,6 +466,29 @@ fn find_in_turn(
             facts.push(f);
         }
     }
+}
+
+/// "None of these tools (credo, dialyxir, sobelow)": the turn lists at once what it means.
+fn restates_in_parentheses(t: &str, end: usize) -> bool {
+    let rest = &t[end..];
+    let word = rest
+        .trim_start()
+        .split_whitespace()
+        .next()
+        .filter(|w| w.chars().all(char::is_alphabetic))
+        .map_or(0, |w| rest.find(w).unwrap_or(0) + w.len());
+    // One more word ("these tools (…)") may stand between the phrase and its list.
+    let after = if rest.trim_start().starts_with('(') {
+        rest.trim_start()
+    } else {
+        rest[word..].trim_start()
+    };
+    // A list, not a gloss: "your original payment method (gift card)" still says which card
+    // only through an earlier turn.
+    after.starts_with('(')
+        && after[1..]
+            .find(')')
+            .is_some_and(|k| after[1..=k].contains(','))
 }
 
 /// "Now that we have…", "so that the…": "that" opening a clause, not pointing at anything.
@@ -927,6 +956,14 @@ fn remember(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listed_restatement_is_not_a_gloss() {
+        let t = "None of these tools (credo, dialyxir, sobelow) are installed.";
+        assert!(restates_in_parentheses(t, "None of these".len()));
+        let t = "It goes back to your original payment method (gift card).";
+        assert!(!restates_in_parentheses(t, t.find(" (gift").unwrap()));
+    }
 
     #[test]
     fn identifiers_skip_paths_and_plain_words() {
