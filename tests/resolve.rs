@@ -460,3 +460,14 @@ fn strong_cues_and_confirmations_point_back() {
         "{texts:?}"
     );
 }
+
+#[test]
+fn a_step_after_then_that_the_call_names_is_done() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The build cache is stale."},
+        {"role": "assistant", "content": "Let's try to remove the `build` directory and then rebuild the runtime.",
+         "tool_calls": [call("c1", "bash", json!({"command": "rm -rf build && make rebuild runtime"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+}

@@ -120,7 +120,13 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                     let clause = &sentence[m.action..m.end];
                     // Chunks from the first deferral cue on are owed whatever the turn does
                     // ("I'll add the option and then write a test": the test is later).
-                    let deferred_at = lex.deferred.first(part).map(|(d, _)| m.from + d);
+                    let deferred = lex.deferred.first(part);
+                    // "then" only orders the steps: a step after it that the turn's calls name
+                    // by its words is done ("remove `build` and then recompile" with one
+                    // `rm -rf build && make`). Other cues ("later", "once …") defer outright.
+                    let only_then =
+                        deferred.is_some_and(|(d, e)| part[d..e].eq_ignore_ascii_case("then"));
+                    let deferred_at = deferred.map(|(d, _)| m.from + d);
                     let pieces = chunks(clause);
                     let deferred_from = deferred_at.map(|d| {
                         pieces
@@ -134,6 +140,7 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                         end: s.start + m.end,
                         chunks: pieces.iter().map(|c| ChunkWords::of(c, lex)).collect(),
                         deferred_from,
+                        only_then,
                         introduces: colon,
                     };
                     if c.chunks
@@ -165,7 +172,8 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
             let owed: Vec<usize> = (0..c.chunks.len())
                 .filter(|&k| {
                     if c.deferred_from.is_some_and(|d| k >= d) {
-                        return !c.chunks[k].terms.is_empty();
+                        let named = c.only_then && call_words.covers(&c.chunks[k], false);
+                        return !c.chunks[k].terms.is_empty() && !named;
                     }
                     let chunk = &c.chunks[k];
                     // "Let me make the function safer:" names no known kind of action; the
@@ -195,6 +203,8 @@ struct Candidate<'a> {
     chunks: Vec<ChunkWords>,
     /// The first chunk at or after a deferral cue ("then", "later", "once …").
     deferred_from: Option<usize>,
+    /// The deferral cue is a plain "then".
+    only_then: bool,
     /// The sentence ends in a colon: what follows (the turn's calls) is what it names.
     introduces: bool,
 }
