@@ -124,9 +124,23 @@ pub fn stem(word: &str) -> String {
     if w.ends_with("ment") && w.len() > 7 {
         cut(&mut w, 4);
     }
+    // A noun of action meets its verb: "cancellation" / "cancel", "calculation" /
+    // "calculate", "deletion" / "delete", "confirmation" / "confirm".
+    if w.ends_with("ation") && w.len() > 8 {
+        cut(&mut w, 5);
+    } else if w.ends_with("tion") && w.len() > 7 {
+        cut(&mut w, 3);
+    }
     // "update", "updated", "updating" all end up as "updat".
     if w.ends_with('e') && w.len() > 3 {
         cut(&mut w, 1);
+    }
+    if w.ends_with("at") && w.len() > 6 {
+        cut(&mut w, 2);
+    }
+    // "install", "installing", "installation"; "cancelled", "cancellation".
+    if w.ends_with("ll") && w.len() >= 6 {
+        w.pop();
     }
     w
 }
@@ -203,6 +217,23 @@ mod tests {
 
     fn texts(t: &str) -> Vec<&str> {
         sentences(t).iter().map(|s| &t[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn a_noun_of_action_stems_as_its_verb() {
+        for (a, b) in [
+            ("cancellation", "cancel"),
+            ("cancelled", "cancel"),
+            ("calculation", "calculate"),
+            ("recalculated", "recalculate"),
+            ("deletion", "delete"),
+            ("confirmation", "confirm"),
+            ("installation", "installing"),
+            ("validation", "validated"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        assert_ne!(stem("update"), stem("up"));
     }
 
     #[test]
