@@ -137,6 +137,8 @@ struct Totals {
     skipped: Vec<String>,
     formats: HashSet<String>,
     misses: Vec<String>,
+    /// Truly quiescent turns left out of every compactable range: (bytes, why).
+    kept_quiet: Vec<(usize, String)>,
 }
 
 fn nth_offset(bytes: &[u8], quote: &str, nth: usize) -> Option<usize> {
@@ -506,6 +508,18 @@ fn score() -> Figures {
                 tot.quiet_bytes += bytes_t;
                 if compactable.contains(&t) {
                     tot.quiet_bytes_kept_compactable += bytes_t;
+                } else {
+                    let why: Vec<String> = analysis.turns[t]
+                        .reasons
+                        .iter()
+                        .map(|&id| {
+                            let f = &analysis.facts[id];
+                            let text: String = f.text.chars().take(60).collect();
+                            format!("{:?} {:?} {text:?}", f.subkind, f.status)
+                        })
+                        .collect();
+                    tot.kept_quiet
+                        .push((bytes_t, format!("{name} turn {t}: {}", why.join("; "))));
                 }
             }
         }
@@ -579,6 +593,12 @@ fn score() -> Figures {
     if std::env::var_os("TRAJLINT_SCORE_VERBOSE").is_some() {
         for m in tot.misses.iter().chain(&tot.negatives_violated) {
             println!("  {m}");
+        }
+        // Where yield goes: the largest quiescent turns kept from compaction.
+        let mut kept = tot.kept_quiet.clone();
+        kept.sort_by(|a, b| b.0.cmp(&a.0));
+        for (bytes, why) in kept.iter().take(25) {
+            println!("  quiescent turn kept ({bytes} bytes): {why}");
         }
     }
 
