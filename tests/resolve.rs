@@ -471,3 +471,15 @@ fn a_step_after_then_that_the_call_names_is_done() {
     ]));
     assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
 }
+
+#[test]
+fn thanks_is_an_interjection_however_long() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Book it."},
+        {"role": "assistant", "content": "Your booking is complete: flight HAT097, seat 12C."},
+        {"role": "user", "content": "Thank you so much for your help today. Everything looks great."},
+    ]));
+    let pronouns = of_kind(&a, &[Subkind::Pronoun]);
+    assert_eq!(pronouns.len(), 1, "{pronouns:#?}");
+    assert_eq!(pronouns[0].antecedent.as_ref().map(|l| l.turn), Some(1));
+}

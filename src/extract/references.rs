@@ -396,7 +396,10 @@ fn find_in_turn(
                 break;
             }
             let sentence = &t[s.start..s.end];
-            let short = sentence.split_whitespace().count() <= 3;
+            // Thanks is an interjection however long ("Thank you for your help. Everything
+            // looks great."): what follows still opens the turn.
+            let short = sentence.split_whitespace().count() <= 3
+                || sentence.to_lowercase().starts_with("thank");
             let may_start = k == 0 || first_short;
             first_short = k == 0 && short;
             let hit = may_start
