@@ -48,7 +48,9 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
             .iter()
             .find_map(|t| text_verdict(t, lex, kind).map(|h| (*t, h)));
 
-        let exit_failed = result.exit_code.is_some_and(|c| c > 0);
+        // Any non-zero code is a failure: -1 is how some harnesses report a killed or
+        // timed-out command.
+        let exit_failed = result.exit_code.is_some_and(|c| c != 0);
         if result.is_error || exit_failed || result.error_kind.is_some() {
             let no_match = kind == CallKind::Match && result.exit_code == Some(1);
             let not_found = no_match
@@ -608,6 +610,39 @@ mod tests {
     }
 
     #[test]
+    fn any_non_zero_exit_code_is_a_failure() {
+        use crate::model::{Format, Segment, ToolResult, Turn};
+        use crate::source::Span;
+        let facts_for = |code: i64| {
+            let mut traj = Trajectory::new(Format::Openhands, Span::new(0, 10));
+            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
+            call.calls.push(ToolCall {
+                id: None,
+                name: "execute_bash".into(),
+                arguments: "python3 -m http.server 8000".into(),
+                span: Span::new(0, 5),
+                result_turn: Some(1),
+            });
+            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
+            out.segments.push(Segment {
+                kind: SegmentKind::Output,
+                text: Text::plain("Serving HTTP on 0.0.0.0 port 8000".into(), 5),
+            });
+            out.result = Some(ToolResult {
+                call: Some((0, 0)),
+                exit_code: Some(code),
+                ..ToolResult::default()
+            });
+            traj.turns = vec![call, out];
+            let mut facts = Vec::new();
+            extract(&traj, &lex(), &mut facts);
+            facts
+        };
+        assert_eq!(facts_for(-1).len(), 1, "killed after a timeout");
+        assert!(facts_for(0).is_empty());
+    }
+
+    #[test]
     fn absence_in_words() {
         for text in [
             "No matches",
@@ -618,6 +653,10 @@ mod tests {
         ] {
             assert_eq!(verdict(text), Some(Subkind::NotFound), "{text}");
         }
+        assert_eq!(
+            verdict("** (Mix) Could not start application opentelemetry: exited"),
+            Some(Subkind::Error)
+        );
         // Success phrased negatively stays out.
         assert_eq!(verdict("There are no errors in the project."), None);
         assert_eq!(verdict("No issues found."), None);
