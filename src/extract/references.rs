@@ -475,7 +475,6 @@ fn find_in_turn(
 fn restates_in_parentheses(t: &str, end: usize) -> bool {
     let rest = &t[end..];
     let word = rest
-        .trim_start()
         .split_whitespace()
         .next()
         .filter(|w| w.chars().all(char::is_alphabetic))
