@@ -596,7 +596,7 @@ fn score() -> Figures {
         }
         // Where yield goes: the largest quiescent turns kept from compaction.
         let mut kept = tot.kept_quiet.clone();
-        kept.sort_by(|a, b| b.0.cmp(&a.0));
+        kept.sort_by_key(|k| std::cmp::Reverse(k.0));
         for (bytes, why) in kept.iter().take(25) {
             println!("  quiescent turn kept ({bytes} bytes): {why}");
         }
