@@ -217,7 +217,10 @@ const TARGETS: [Target; 6] = [
 /// every target of the issue at its threshold on the whole labeled corpus.
 #[test]
 fn labels_resolve_and_every_target_holds() {
-    let f = score();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let labels = std::env::var_os("TRAJLINT_LABELS")
+        .map_or_else(|| root.join("corpus/labels"), PathBuf::from);
+    let f = score(&labels, "labeled corpus");
     assert!(
         f.errors.is_empty(),
         "label errors:\n{}",
@@ -246,12 +249,46 @@ fn labels_resolve_and_every_target_holds() {
     );
 }
 
-fn score() -> Figures {
+/// The held-out set (`corpus/heldout/`): real trajectories labeled by people who saw neither the
+/// analyzer's output nor its code, scored the same way. The tuning never looked at its last
+/// third. Its figures are printed for the record, as the team's own held-out evaluation would
+/// give them; the issue's targets are asserted on the labeled corpus above, not here (the
+/// README gives both). Label integrity is asserted as everywhere.
+#[test]
+fn heldout_labels_resolve_and_their_figures_are_printed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let f = score(&root.join("corpus/heldout"), "held-out set");
+    assert!(
+        f.errors.is_empty(),
+        "label errors:\n{}",
+        f.errors.join("\n")
+    );
+    if f.tot.files == 0 {
+        println!("held-out set not scored: its label files point into the absent shared corpus");
+        return;
+    }
+    assert!(
+        f.tot.facts >= 250,
+        "only {} held-out facts scored",
+        f.tot.facts
+    );
+    let below = f.below(&TARGETS);
+    println!(
+        "held-out: {} of {} targets met{}",
+        TARGETS.len() - below.len(),
+        TARGETS.len(),
+        if below.is_empty() {
+            String::new()
+        } else {
+            format!("; below: {}", below.join("; "))
+        }
+    );
+}
+
+fn score(labels: &Path, title: &str) -> Figures {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("../shared/corpus");
-    let labels = std::env::var_os("TRAJLINT_LABELS")
-        .map_or_else(|| root.join("corpus/labels"), PathBuf::from);
-    let files: Vec<PathBuf> = common::files_under(&labels)
+    let files: Vec<PathBuf> = common::files_under(labels)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
@@ -527,7 +564,7 @@ fn score() -> Figures {
 
     // Report.
     println!(
-        "\nlabeled corpus: {} label files scored, {} facts, {} hard negatives, formats: {:?}",
+        "\n{title}: {} label files scored, {} facts, {} hard negatives, formats: {:?}",
         tot.files,
         tot.facts,
         tot.negatives,
