@@ -483,3 +483,17 @@ fn thanks_is_an_interjection_however_long() {
     assert_eq!(pronouns.len(), 1, "{pronouns:#?}");
     assert_eq!(pronouns[0].antecedent.as_ref().map(|l| l.turn), Some(1));
 }
+
+#[test]
+fn a_date_a_day_later_and_a_submit_call_are_what_they_narrate() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Move my flight one day later."},
+        {"role": "assistant", "content": "I will now search for the cheapest economy option for a day later, on May 24, 2024.",
+         "tool_calls": [call("c1", "search_direct_flight", json!({"origin": "EWR", "destination": "LAX", "date": "2024-05-24"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "[{\"flight_number\": \"HAT041\"}]"},
+        {"role": "assistant", "content": "The fix works. Let's submit the changes using the `submit` command.",
+         "tool_calls": [call("c2", "submit", json!({}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "diff --git a/x b/x"},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+}

@@ -120,12 +120,22 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                     let clause = &sentence[m.action..m.end];
                     // Chunks from the first deferral cue on are owed whatever the turn does
                     // ("I'll add the option and then write a test": the test is later).
-                    let deferred = lex.deferred.first(part);
+                    // ("a day later" is a date, not a deferral.)
+                    let deferred = lex
+                        .deferred
+                        .find_all(part)
+                        .into_iter()
+                        .find(|&(d, e)| !is_time_span(&part[..d], &part[d..e]));
                     // "then" only orders the steps: a step after it that the turn's calls name
                     // by its words is done ("remove `build` and then recompile" with one
                     // `rm -rf build && make`). Other cues ("later", "once …") defer outright.
-                    let only_then =
-                        deferred.is_some_and(|(d, e)| part[d..e].eq_ignore_ascii_case("then"));
+                    // (Measured: treating "next" and "finally" so too costs recall.)
+                    let only_then = deferred.is_some_and(|(d, e)| {
+                        let cue = part[d..e].to_ascii_lowercase();
+                        ["then"]
+                            .iter()
+                            .any(|w| cue.split(|c: char| !c.is_alphabetic()).next() == Some(w))
+                    });
                     let deferred_at = deferred.map(|(d, _)| m.from + d);
                     let pieces = chunks(clause);
                     let deferred_from = deferred_at.map(|d| {
@@ -151,7 +161,8 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                     }
                     // What a sentence introduces ("Let me fix the parser:") is what the turn
                     // goes on to show: its calls must still do it.
-                    if deferred_from == Some(0) || turn.calls.is_empty() && !introduces {
+                    let deferred_all = deferred_from == Some(0) && !c.only_then;
+                    if deferred_all || turn.calls.is_empty() && !introduces {
                         facts.push(c.fact(i, None));
                     } else if !turn.calls.is_empty() {
                         immediate.push(c);
@@ -319,6 +330,17 @@ fn chunks(clause: &str) -> Vec<&str> {
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .collect()
+}
+
+/// "a day later", "two weeks later": a point in time named as the object, not a deferral.
+fn is_time_span(before: &str, cue: &str) -> bool {
+    const UNITS: [&str; 7] = ["minute", "hour", "day", "week", "month", "year", "night"];
+    cue.eq_ignore_ascii_case("later")
+        && before.split_whitespace().next_back().is_some_and(|w| {
+            UNITS
+                .iter()
+                .any(|u| w.to_lowercase().trim_end_matches('s') == *u)
+        })
 }
 
 /// "update the docs once the code compiles": the part after "once" says when, not what.
