@@ -497,3 +497,19 @@ fn a_date_a_day_later_and_a_submit_call_are_what_they_narrate() {
     ]));
     assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
 }
+
+#[test]
+fn the_system_prompt_is_no_antecedent() {
+    let a = analyse(json!([
+        {"role": "system", "content": "You are an airline agent. Refunds go to the original payment method. Be concise."},
+        {"role": "user", "content": "I want to cancel reservation 4WQ150."},
+        {"role": "assistant", "content": "Your payment was a gift card ending 1234.",
+         "tool_calls": [call("c1", "get_reservation_details", json!({"reservation_id": "4WQ150"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"payment_history\": [{\"payment_id\": \"gift_card_1234\"}]}"},
+        {"role": "user", "content": "Please refund it to my original payment."},
+    ]));
+    let refs = of_kind(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs.len(), 1, "{refs:#?}");
+    assert_ne!(refs[0].antecedent.as_ref().map(|l| l.turn), Some(0));
+    assert!(!refs[0].candidates.contains(&0), "{:?}", refs[0].candidates);
+}

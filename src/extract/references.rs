@@ -885,7 +885,14 @@ fn remember(
         let t = seg.text.text.as_str();
         // What a later "that error" points at is said near the start or the end of a large
         // output (a file print's middle is data): read those parts for head nouns.
-        for part in head_and_tail(t, 4096) {
+        // (Not the system prompt's: "the original payment" is the reservation's, not the
+        // policy's.)
+        let parts = if turn.role == Role::System {
+            Vec::new()
+        } else {
+            head_and_tail(t, 4096)
+        };
+        for part in parts {
             for (_, w) in tokens(part) {
                 if (3..=16).contains(&w.len()) {
                     lower.clear();
@@ -934,7 +941,10 @@ fn remember(
     if items >= 2 {
         vis.last_list = Some(i);
     }
-    if turn.has_text() || turn.result.is_some() || !turn.calls.is_empty() {
+    // The system prompt is the standing frame, not something a turn refers back to by "that".
+    if turn.role != Role::System
+        && (turn.has_text() || turn.result.is_some() || !turn.calls.is_empty())
+    {
         vis.previous = Some(i);
         if vis.recent.len() == RECENT {
             vis.recent.pop_front();
