@@ -513,3 +513,20 @@ fn the_system_prompt_is_no_antecedent() {
     assert_ne!(refs[0].antecedent.as_ref().map(|l| l.turn), Some(0));
     assert!(!refs[0].candidates.contains(&0), "{:?}", refs[0].candidates);
 }
+
+#[test]
+fn opening_a_file_does_not_navigate_in_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "TimeDelta rounds wrong."},
+        {"role": "assistant", "content": "Let's open the `fields.py` file and navigate to line 1474 to see the relevant code.",
+         "tool_calls": [call("c1", "open", json!({"path": "src/marshmallow/fields.py"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "[File: src/marshmallow/fields.py (1997 lines total)]\n1:\"\"\"Field classes\"\"\""},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert!(
+        owed[0].terms.iter().any(|t| t == "1474"),
+        "{:?}",
+        owed[0].terms
+    );
+}

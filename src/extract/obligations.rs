@@ -381,7 +381,7 @@ const DETERMINERS: [&str; 8] = ["the", "a", "an", "its", "their", "all", "any", 
 
 /// A bare verb that can start an action. Kept small and general on purpose.
 fn looks_like_verb(w: &str) -> bool {
-    const VERBS: [&str; 49] = [
+    const VERBS: [&str; 52] = [
         "add",
         "check",
         "close",
@@ -431,6 +431,9 @@ fn looks_like_verb(w: &str) -> bool {
         "submit",
         "download",
         "execute",
+        "navigate",
+        "scroll",
+        "jump",
     ];
     VERBS.contains(&w)
 }
