@@ -518,9 +518,9 @@ fn the_system_prompt_is_no_antecedent() {
 fn opening_a_file_does_not_navigate_in_it() {
     let a = analyse(json!([
         {"role": "user", "content": "TimeDelta rounds wrong."},
-        {"role": "assistant", "content": "Let's open the `fields.py` file and navigate to line 1474 to see the relevant code.",
-         "tool_calls": [call("c1", "open", json!({"path": "src/marshmallow/fields.py"}))]},
-        {"role": "tool", "tool_call_id": "c1", "content": "[File: src/marshmallow/fields.py (1997 lines total)]\n1:\"\"\"Field classes\"\"\""},
+        {"role": "assistant", "content": "The issue suggests that we should look at line 1474 of the `fields.py` file to see if there is a rounding issue. Let's open the `fields.py` file and navigate to line 1474 to see the relevant code. First we should find the `fields.py` file in the repo.",
+         "tool_calls": [call("c1", "bash", json!({"command": "ls -F"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "AUTHORS.rst\nsrc/\ntests/"},
     ]));
     let owed = commitments(&a);
     assert_eq!(owed.len(), 1, "{owed:#?}");
