@@ -522,11 +522,10 @@ fn opening_a_file_does_not_navigate_in_it() {
          "tool_calls": [call("c1", "bash", json!({"command": "ls -F"}))]},
         {"role": "tool", "tool_call_id": "c1", "content": "AUTHORS.rst\nsrc/\ntests/"},
     ]));
+    // Listing the directory does not get anyone to line 1474: that is owed.
     let owed = commitments(&a);
-    assert_eq!(owed.len(), 1, "{owed:#?}");
     assert!(
-        owed[0].terms.iter().any(|t| t == "1474"),
-        "{:?}",
-        owed[0].terms
+        owed.iter().any(|f| f.terms.iter().any(|t| t == "1474")),
+        "{owed:#?}"
     );
 }
