@@ -3,7 +3,7 @@
 //! file's line, so a typo in a user lexicon is not silently ignored.
 
 use regex::{Regex, RegexBuilder};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -103,6 +103,8 @@ struct ReferenceLists {
     backward: Vec<String>,
     #[serde(default)]
     backward_after: Vec<String>,
+    #[serde(default)]
+    not_head_nouns: Vec<String>,
     #[serde(default)]
     expletive_it: Vec<String>,
     #[serde(default)]
@@ -243,6 +245,8 @@ pub struct Lexicon {
     pub change_of_course: Patterns,
     pub nouns: Vec<String>,
     pub backward: Vec<String>,
+    /// Words after "these/those" that are not what they point at (lowercase).
+    pub not_head_nouns: HashSet<String>,
     pub expletive_it: Patterns,
     pub pronoun_start: Patterns,
     pub pronoun_object: Patterns,
@@ -423,6 +427,7 @@ impl Lexicon {
             synonyms,
             nouns: r.nouns.clone(),
             backward: r.backward.clone(),
+            not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
             ordinal_words: r.ordinal_words.clone(),
         };
         Ok(lex)
@@ -469,6 +474,7 @@ fn merge(into: &mut File, f: File) {
     r.nouns.extend(f.reference.nouns);
     r.backward.extend(f.reference.backward);
     r.backward_after.extend(f.reference.backward_after);
+    r.not_head_nouns.extend(f.reference.not_head_nouns);
     r.expletive_it.extend(f.reference.expletive_it);
     r.pronoun_start.extend(f.reference.pronoun_start);
     r.pronoun_object.extend(f.reference.pronoun_object);
