@@ -130,12 +130,8 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                     // by its words is done ("remove `build` and then recompile" with one
                     // `rm -rf build && make`). Other cues ("later", "once …") defer outright.
                     // (Measured: treating "next" and "finally" so too costs recall.)
-                    let only_then = deferred.is_some_and(|(d, e)| {
-                        let cue = part[d..e].to_ascii_lowercase();
-                        ["then"]
-                            .iter()
-                            .any(|w| cue.split(|c: char| !c.is_alphabetic()).next() == Some(w))
-                    });
+                    let only_then =
+                        deferred.is_some_and(|(d, e)| part[d..e].eq_ignore_ascii_case("then"));
                     let deferred_at = deferred.map(|(d, _)| m.from + d);
                     let pieces = chunks(clause);
                     let deferred_from = deferred_at.map(|d| {
