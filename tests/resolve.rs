@@ -529,3 +529,34 @@ fn opening_a_file_does_not_navigate_in_it() {
         "{owed:#?}"
     );
 }
+
+#[test]
+fn the_original_thing_keeps_its_first_mention_live() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Change my flight to a day later."},
+        {"role": "assistant", "content": "Let me look up the reservation.",
+         "tool_calls": [call("c1", "get_reservation_details", json!({"reservation_id": "4WQ150"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"payment_history\": [{\"payment_id\": \"gift_card_1234\", \"amount\": 350}]}"},
+        {"role": "assistant", "content": "The new flight costs $20 more."},
+        {"role": "user", "content": "Is there a window seat?"},
+        {"role": "assistant", "content": "Yes, 14A is free."},
+        {"role": "user", "content": "Take it. Charge the difference to my credit card."},
+        {"role": "assistant", "content": "Done: $20 charged to your credit card as the payment for the change."},
+        {"role": "user", "content": "Thanks."},
+        {"role": "assistant", "content": "You are welcome."},
+        {"role": "user", "content": "And any refund later should go back to my original payment."},
+    ]));
+    let refs = of_kind(&a, &[Subkind::Anaphoric]);
+    let original = refs
+        .iter()
+        .find(|f| f.text.contains("original payment"))
+        .expect("a description");
+    // The latest turn saying "payment" is turn 7; the original one is the history of turn 2.
+    let live: Vec<usize> = original
+        .candidates
+        .iter()
+        .copied()
+        .chain(original.antecedent.as_ref().map(|l| l.turn))
+        .collect();
+    assert!(live.contains(&2), "{live:?}");
+}

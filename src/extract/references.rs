@@ -45,6 +45,8 @@ struct Visible {
     previous: Option<usize>,
     last_list: Option<usize>,
     noun_last: HashMap<String, usize>,
+    /// The first turn (of the visible window) that says each noun: what "the original X" is.
+    noun_first: HashMap<String, usize>,
     /// identifier → (first turn it appears in, first tool-result turn it appears in)
     ids: HashMap<String, IdSeen>,
     /// The latest user or assistant turn, and the latest tool result.
@@ -381,7 +383,16 @@ fn find_in_turn(
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
             // A cue that names an action ("the updated file") points at a turn that did it.
             let cue = c.get(2).map_or("", |b| b.as_str());
-            bind(&mut f, traj, ante, &vis.nearby_and_acting(cue, lex));
+            let mut others = vis.nearby_and_acting(cue, lex);
+            // "my original payment", "the initial request": the first turn that said it.
+            let first_cue = c.get(2).or(c.get(6)).is_some_and(|b| {
+                let b = b.as_str().to_lowercase();
+                b.contains("original") || b.contains("initial") || b.contains("former")
+            });
+            if first_cue {
+                others.push(vis.noun_first.get(&stem(noun)).copied());
+            }
+            bind(&mut f, traj, ante, &others);
             claimed.push(Span::new(s, e));
             facts.push(f);
         }
@@ -780,13 +791,19 @@ fn remember(
             head_and_tail(t, 4096)
         };
         for part in parts {
-            for (_, w) in tokens(part) {
+            // (A field name says its noun too: `payment_history`, `flight_number`.)
+            let words = tokens(part).flat_map(|(_, w)| {
+                let parts = w.contains('_').then(|| w.split('_'));
+                std::iter::once(w).chain(parts.into_iter().flatten())
+            });
+            for w in words {
                 if (3..=16).contains(&w.len()) {
                     lower.clear();
                     lower.push_str(w);
                     lower.make_ascii_lowercase();
                     if let Some(s) = nouns.get(lower.as_str()) {
                         vis.noun_last.insert(s.clone(), i);
+                        vis.noun_first.entry(s.clone()).or_insert(i);
                     }
                 }
             }
