@@ -791,12 +791,8 @@ fn remember(
             head_and_tail(t, 4096)
         };
         for part in parts {
-            // (A field name says its noun too: `payment_history`, `flight_number`.)
-            let words = tokens(part).flat_map(|(_, w)| {
-                let parts = w.contains('_').then(|| w.split('_'));
-                std::iter::once(w).chain(parts.into_iter().flatten())
-            });
-            for w in words {
+            // Runs of letters: a field name says its noun too (`payment_history`).
+            for w in part.split(|c: char| !c.is_ascii_alphabetic()) {
                 if (3..=16).contains(&w.len()) {
                     lower.clear();
                     lower.push_str(w);
