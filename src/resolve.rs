@@ -120,9 +120,23 @@ impl Pending {
 
     /// Pending facts sharing a term with `words`, with how many terms they share.
     fn meeting(&self, words: &HashSet<String>, facts: &[Fact]) -> HashMap<usize, usize> {
+        self.meeting_as(words, "", facts)
+    }
+
+    /// As `meeting`, each word taken with a prefix (`!`: the words of a failure itself).
+    fn meeting_as(
+        &self,
+        words: &HashSet<String>,
+        prefix: &str,
+        facts: &[Fact],
+    ) -> HashMap<usize, usize> {
         let mut hits: HashMap<usize, usize> = HashMap::default();
+        let mut key = String::new();
         for w in words {
-            if let Some(ids) = self.by_term.get(w) {
+            key.clear();
+            key.push_str(prefix);
+            key.push_str(w);
+            if let Some(ids) = self.by_term.get(key.as_str()) {
                 for &id in ids {
                     if facts[id].resolved_by.is_none() && !self.frozen[id] {
                         *hits.entry(id).or_default() += 1;
@@ -440,8 +454,7 @@ fn resolve_with_prose(
                 .collect();
             // Quoting the failure ("the ZeroDivisionError", "payment method not found")
             // records it even without a word of failure around it.
-            let quoted: HashSet<String> = words.iter().map(|w| format!("!{w}")).collect();
-            let quotes = pending.meeting(&quoted, facts);
+            let quotes = pending.meeting_as(&words, "!", facts);
             for (id, shared) in pending.meeting(&words, facts) {
                 let f = &facts[id];
                 if f.turn >= t || f.kind() != FactKind::NullResult && !concerns(f, shared) {
