@@ -445,6 +445,11 @@ fn strong_cues_and_confirmations_point_back() {
         {"role": "user", "content": "Everything looks great now."},
         {"role": "assistant", "content": "Done, the booking is confirmed."},
         {"role": "user", "content": "Thank you for taking care of that!"},
+        {"role": "assistant", "content": "I removed the lock file.",
+         "tool_calls": [call("c2", "bash", json!({"command": "rm .lock"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": ""},
+        {"role": "assistant", "content": "There was no output, so that must have worked."},
+        {"role": "user", "content": "I understand it's a basic economy ticket, so no changes."},
     ]));
     let texts: Vec<&str> = of_kind(&a, &[Subkind::Anaphoric, Subkind::Pronoun])
         .iter()
@@ -457,6 +462,14 @@ fn strong_cues_and_confirmations_point_back() {
     );
     assert!(
         texts.iter().any(|t| t.contains("care of that")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("that must have worked")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("understand it")),
         "{texts:?}"
     );
 }
