@@ -573,3 +573,17 @@ fn the_original_thing_keeps_its_first_mention_live() {
         .collect();
     assert!(live.contains(&2), "{live:?}");
 }
+
+#[test]
+fn a_listed_noun_counts_in_the_plural() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which modules import the parser?"},
+        {"role": "assistant", "content": "The parser is imported by cli.py, api.py and jobs.py."},
+        {"role": "user", "content": "I fixed cli.py myself. Please review the remaining modules."},
+    ]));
+    let texts: Vec<&str> = of_kind(&a, &[Subkind::Anaphoric])
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect();
+    assert_eq!(texts, ["the remaining modules"], "{texts:?}");
+}
