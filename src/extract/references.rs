@@ -294,19 +294,17 @@ fn find_in_turn(
                 },
                 |n| n.as_str(),
             );
-            if let Some(cue) = c.get(6) {
-                let demonstrative = !cue.as_str().contains(' ');
-                if lex.not_head_nouns.contains(&noun.to_lowercase())
-                    || demonstrative && !said_in_an_earlier_turn(traj, i, &stem(noun))
-                {
-                    continue;
-                }
-            }
             // Group 6 is "these/those" or a strong cue ("the previous") before an unlisted noun.
             let demonstrative = c
                 .get(1)
                 .or(c.get(6).filter(|d| !d.as_str().contains(' ')))
                 .map(|d| d.as_str().to_lowercase());
+            if c.get(6).is_some()
+                && (lex.not_head_nouns.contains(&noun.to_lowercase())
+                    || demonstrative.is_some() && !said_in_an_earlier_turn(traj, i, &stem(noun)))
+            {
+                continue;
+            }
             // "a function that checks": a singular demonstrative before a plural is a verb.
             if matches!(demonstrative.as_deref(), Some("this" | "that"))
                 && m.as_str().ends_with('s')
@@ -337,6 +335,7 @@ fn find_in_turn(
             {
                 continue;
             }
+            let rest_of_line = t[e..].split('\n').next().unwrap_or("");
             if demonstrative.is_some() {
                 // "this X" after X was introduced in this turn points at it; "that X" points
                 // further back whatever the turn said. Either may point forward ("this command:").
@@ -354,7 +353,6 @@ fn find_in_turn(
                 if said_before {
                     continue;
                 }
-                let rest_of_line = t[e..].split('\n').next().unwrap_or("");
                 if rest_of_line.trim_end().ends_with(':')
                     || rest_of_line.trim().is_empty() && t[e..].trim_start().starts_with("```")
                 {
@@ -363,17 +361,18 @@ fn find_in_turn(
             }
             // "Here are the updated details:" (the line ends within a few words) followed by
             // a list or a code block introduces what the turn shows next.
-            let rest_of_line = t[e..].split('\n').next().unwrap_or("");
-            let shown_next = t[e..]
-                .split('\n')
-                .skip(1)
-                .find(|l| !l.trim().is_empty())
-                .is_some_and(|l| is_list_item(l).is_some() || l.trim_start().starts_with("```"));
             // ("the scenarios you requested:" says where they came from: it points back.)
             let introduces = c.get(2).is_some()
                 && rest_of_line.trim_end().ends_with(':')
                 && rest_of_line.split_whitespace().count() <= 3;
-            if introduces && shown_next {
+            let shown_next = || {
+                t[e..]
+                    .split('\n')
+                    .skip(1)
+                    .find(|l| !l.trim().is_empty())
+                    .is_some_and(|l| is_list_item(l).is_some() || l.trim_start().starts_with("```"))
+            };
+            if introduces && shown_next() {
                 continue;
             }
             if restates_in_parentheses(t, e) {
@@ -410,7 +409,9 @@ fn find_in_turn(
             // Thanks is an interjection however long ("Thank you for your help. Everything
             // looks great."): what follows still opens the turn.
             let short = sentence.split_whitespace().count() <= 3
-                || sentence.to_lowercase().starts_with("thank");
+                || sentence
+                    .get(..5)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("thank"));
             let may_start = k == 0 || first_short;
             first_short = k == 0 && short;
             let hit = may_start
@@ -702,7 +703,6 @@ fn alias(vis: &mut Visible, id: &str) {
     }
 }
 
-/// The first and last `n` bytes of a text (the whole text when it is short), on char boundaries.
 /// Whether one of the last turns before `i` says `stem` ("these modules" after a listing of
 /// modules; not "take screenshots of those moments", whose moments are this turn's own).
 fn said_in_an_earlier_turn(traj: &Trajectory, i: usize, stem: &str) -> bool {
@@ -717,6 +717,7 @@ fn said_in_an_earlier_turn(traj: &Trajectory, i: usize, stem: &str) -> bool {
     })
 }
 
+/// The first and last `n` bytes of a text (the whole text when it is short), on char boundaries.
 fn head_and_tail(t: &str, n: usize) -> Vec<&str> {
     if t.len() <= 2 * n {
         return vec![t];

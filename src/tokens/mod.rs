@@ -27,42 +27,39 @@ thread_local! {
     static MEMO: RefCell<FxHashMap<Box<str>, u32>> = RefCell::new(FxHashMap::default());
 }
 
-/// Counts pieces through the per-thread memo.
-fn with_counter<R>(f: impl FnOnce(&mut dyn FnMut(&str) -> usize) -> R) -> R {
+/// Number of tokens in `text`.
+pub fn count(text: &str) -> usize {
+    count_all(std::iter::once(text))
+}
+
+/// Number of tokens in all of `texts`, each piece counted through the per-thread memo.
+pub fn count_all<'a>(texts: impl Iterator<Item = &'a str>) -> usize {
     MEMO.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() > MEMO_LIMIT {
             memo.clear();
         }
-        f(&mut |piece: &str| {
-            // Every byte is a token: a one-byte piece needs no lookup.
-            if piece.len() == 1 {
-                return 1;
-            }
-            if piece.len() > MEMO_PIECE {
-                return bpe::count(piece.as_bytes());
-            }
-            if let Some(&n) = memo.get(piece) {
-                return n as usize;
-            }
-            let n = bpe::count(piece.as_bytes());
-            memo.insert(piece.into(), n as u32);
-            n
-        })
+        texts
+            .flat_map(pieces)
+            .map(|piece| count_piece(piece, &mut memo))
+            .sum()
     })
 }
 
-/// Number of tokens in `text`.
-pub fn count(text: &str) -> usize {
-    if text.is_empty() {
-        return 0;
+fn count_piece(piece: &str, memo: &mut FxHashMap<Box<str>, u32>) -> usize {
+    // Every byte is a token: a one-byte piece needs no lookup.
+    if piece.len() == 1 {
+        return 1;
     }
-    with_counter(|count| pieces(text).map(count).sum())
-}
-
-/// Number of tokens in all of `texts`.
-pub fn count_all<'a>(texts: impl Iterator<Item = &'a str>) -> usize {
-    with_counter(|count| texts.flat_map(pieces).map(count).sum())
+    if piece.len() > MEMO_PIECE {
+        return bpe::count(piece.as_bytes());
+    }
+    if let Some(&n) = memo.get(piece) {
+        return n as usize;
+    }
+    let n = bpe::count(piece.as_bytes());
+    memo.insert(piece.into(), n as u32);
+    n
 }
 
 #[cfg(test)]
