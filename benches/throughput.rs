@@ -18,6 +18,10 @@ use std::time::{Duration, Instant};
 use trajlint::extract::lexicon::Lexicon;
 use trajlint::source::SourceFile;
 
+// The allocator the `trajlint` binary ships with, so the figures are the product's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;

@@ -164,6 +164,7 @@ fn build(p: &str) -> Result<Regex, regex::Error> {
     RegexBuilder::new(p)
         .case_insensitive(true)
         .multi_line(true)
+        .dfa_size_limit(16 << 20)
         .build()
 }
 
@@ -335,11 +336,14 @@ impl Lexicon {
             verbs = merged.obligation.imperative_verbs.join("|"),
         );
         let big = |pattern: &str, source: &str| {
-            Regex::new(&ascii_boundaries(pattern)).map_err(|e| LexiconError {
-                source: source.into(),
-                line: None,
-                message: e.to_string(),
-            })
+            RegexBuilder::new(&ascii_boundaries(pattern))
+                .dfa_size_limit(16 << 20)
+                .build()
+                .map_err(|e| LexiconError {
+                    source: source.into(),
+                    line: None,
+                    message: e.to_string(),
+                })
         };
         // Every list compiles in parallel (the three large regexes alongside the phrase
         // lists): a compactor waits on start-up. The lists come back in this order.
