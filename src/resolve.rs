@@ -11,7 +11,7 @@ use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{todo_items, todo_key};
 use crate::extract::words::{call_terms, sentences, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
-use crate::model::{EventKind, Role, SegmentKind, Trajectory};
+use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory, Turn};
 use crate::text::Text;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -404,6 +404,65 @@ fn resolve_with_calls(
     }
 }
 
+/// Whether a turn says anything in words.
+fn speaks(turn: &Turn) -> bool {
+    turn.segments
+        .iter()
+        .any(|s| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
+}
+
+/// Whether a call of turn `t` never ran because a sibling failed.
+fn cascaded(traj: &Trajectory, t: usize, lex: &Lexicon) -> bool {
+    traj.turns[t + 1..]
+        .iter()
+        .take_while(|u| u.result.is_some())
+        .filter(|u| {
+            u.result
+                .as_ref()
+                .and_then(|r| r.call)
+                .is_some_and(|(c, _)| c == t)
+        })
+        .any(|u| {
+            u.segments
+                .iter()
+                .any(|s| lex.cascade.is_match(&s.text.text))
+        })
+}
+
+/// Whether the calls of turn `t`, and of the wordless call records right after it, redo
+/// `call`: one of them names at least half the words of its arguments that the failed calls
+/// (`causes`) did not (with no cause to set apart the words every call of the batch shares, a
+/// distinctive one).
+fn redoes(
+    traj: &Trajectory,
+    t: usize,
+    call: Option<&ToolCall>,
+    causes: &[usize],
+    facts: &[Fact],
+) -> bool {
+    let Some(call) = call else { return false };
+    let mut own = call_terms("", &call.arguments);
+    for c in causes.iter().filter_map(|&id| traj.call_of(facts[id].turn)) {
+        for w in call_terms("", &c.arguments) {
+            own.remove(&w);
+        }
+    }
+    traj.turns[t..]
+        .iter()
+        .enumerate()
+        .take_while(|(k, u)| *k == 0 || u.role != Role::Assistant || !speaks(u))
+        .flat_map(|(_, u)| &u.calls)
+        .any(|c| {
+            let theirs = call_terms("", &c.arguments);
+            let shared = own.iter().filter(|w| theirs.contains(*w));
+            if causes.is_empty() {
+                shared.into_iter().any(|w| distinctive(w))
+            } else {
+                2 * shared.count() >= own.len().max(1)
+            }
+        })
+}
+
 /// Prose resolves: a report that the obligation is done or dropped; a sentence recording the
 /// absence or failure of a null result (its query, or right after it, a change of course).
 fn resolve_with_prose(
@@ -530,10 +589,24 @@ fn resolve_with_prose(
     }
     // The first assistant turn after a failure: a change of course right away counts when the
     // failure it follows is the only one waiting ("tree is not installed, let me use find").
-    if assistant {
-        if let (Some(link), [only]) = (first_sentences_with_cue, waiting.as_slice()) {
-            if !pending.frozen[*only] {
-                resolved(&mut facts[*only], link);
+    // A call that never ran because that one failed (a cascade) goes with it when the change of
+    // course redoes it. Such a call, written as a record of its own (Claude Code writes each
+    // parallel call so), belongs to the failed batch: the failures still wait after it.
+    if assistant && (speaks(turn) || !cascaded(traj, t, lex)) {
+        let (cascades, causes): (Vec<usize>, Vec<usize>) = waiting
+            .iter()
+            .partition(|&&id| lex.cascade.is_match(&facts[id].text));
+        if let (Some(link), [] | [_]) = (first_sentences_with_cue, causes.as_slice()) {
+            let redone = |id: usize| redoes(traj, t, traj.call_of(facts[id].turn), &causes, facts);
+            let recorded: Vec<usize> = causes
+                .iter()
+                .copied()
+                .chain(cascades.iter().copied().filter(|&id| redone(id)))
+                .collect();
+            for id in recorded {
+                if !pending.frozen[id] {
+                    resolved(&mut facts[id], link);
+                }
             }
         }
         fresh_nulls.clear();

@@ -164,6 +164,40 @@ fn a_word_only_the_failing_sibling_shows_does_not_record_the_cancelled_call() {
 }
 
 #[test]
+fn a_change_of_course_records_the_cascades_it_redoes() {
+    // Each parallel call written as a record of its own, as Claude Code logs them.
+    let read = |id: &str, path: &str| call(id, "Read", json!({ "file_path": path }));
+    let glob = |id: &str, pattern: &str| call(id, "Glob", json!({ "pattern": pattern }));
+    let a = analyse(json!([
+        {"role": "user", "content": "Read the template and the JS hooks."},
+        {"role": "assistant", "content": "", "tool_calls": [read("c1", "/w/lib/web/live/session_live.html.heex")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "<tool_use_error>File does not exist.</tool_use_error>"},
+        {"role": "assistant", "content": "", "tool_calls": [read("c2", "/w/assets/js/app.js")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "<tool_use_error>Sibling tool call errored</tool_use_error>"},
+        {"role": "assistant", "content": "", "tool_calls": [read("c3", "/w/lib/web/live/pane_list.ex")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "<tool_use_error>Sibling tool call errored</tool_use_error>"},
+        {"role": "assistant", "content": "Let me find the correct paths for the missing files.",
+         "tool_calls": [glob("c4", "**/*session_live.html.heex")]},
+        {"role": "tool", "tool_call_id": "c4", "content": "/w/lib/web/live/session_live.html.heex"},
+        {"role": "assistant", "content": "", "tool_calls": [glob("c5", "**/app.js")]},
+        {"role": "tool", "tool_call_id": "c5", "content": "/w/assets/js/app.js"},
+    ]));
+    let found = nulls(&a);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    let statuses: Vec<Status> = found.iter().map(|f| f.status).collect();
+    // The failure and the cancelled read of app.js, looked for again, are recorded; the
+    // cancelled pane_list read is never redone.
+    assert_eq!(
+        statuses,
+        [
+            Status::Incorporated,
+            Status::Incorporated,
+            Status::Unincorporated
+        ]
+    );
+}
+
+#[test]
 fn one_shared_word_records_a_failure_only_if_it_was_the_query() {
     let convo = |term: &str, message: &str, reply: &str| {
         json!([

@@ -34,6 +34,8 @@ struct NullResultLists {
     #[serde(default)]
     error_anywhere: Vec<String>,
     #[serde(default)]
+    cascade: Vec<String>,
+    #[serde(default)]
     pseudo: Vec<String>,
     #[serde(default)]
     empty: Vec<String>,
@@ -217,6 +219,8 @@ pub struct Lexicon {
     pub not_found: Patterns,
     pub error: Patterns,
     pub error_anywhere: Patterns,
+    /// A call that did not run because a sibling call failed.
+    pub cascade: Patterns,
     pub pseudo: Patterns,
     pub empty: Vec<String>,
     pub retrieve_words: Vec<String>,
@@ -350,10 +354,11 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 21] = [
+        let lists: [(&[String], &str); 22] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
+            (&n.cascade, "null_result.cascade"),
             (&n.pseudo, "null_result.pseudo"),
             (&merged.retry.defer, "retry.defer"),
             (&o.commitment, "obligation.commitment"),
@@ -399,6 +404,7 @@ impl Lexicon {
             not_found: next()?,
             error: next()?,
             error_anywhere: next()?,
+            cascade: next()?,
             pseudo: next()?,
             retry: next()?,
             commitment: next()?,
@@ -447,6 +453,7 @@ fn merge(into: &mut File, f: File) {
     n.not_found.extend(f.null_result.not_found);
     n.error.extend(f.null_result.error);
     n.error_anywhere.extend(f.null_result.error_anywhere);
+    n.cascade.extend(f.null_result.cascade);
     n.pseudo.extend(f.null_result.pseudo);
     n.empty.extend(f.null_result.empty);
     n.retrieve_words.extend(f.null_result.retrieve_words);
