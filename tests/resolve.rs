@@ -476,6 +476,7 @@ fn strong_cues_and_confirmations_point_back() {
          "tool_calls": [call("c1", "calculate", json!({"expression": "158 + 226"}))]},
         {"role": "tool", "tool_call_id": "c1", "content": "384"},
         {"role": "assistant", "content": "The booking failed. The previous calculation might have been incorrect."},
+        {"role": "user", "content": "It also lacks the missing colon, as I said."},
         {"role": "user", "content": "Everything looks great now."},
         {"role": "assistant", "content": "Done, the booking is confirmed."},
         {"role": "user", "content": "Thank you for taking care of that!"},
@@ -490,6 +491,7 @@ fn strong_cues_and_confirmations_point_back() {
         .map(|f| f.text.as_str())
         .collect();
     assert!(texts.contains(&"The previous calculation"), "{texts:?}");
+    assert!(texts.contains(&"the missing colon"), "{texts:?}");
     assert!(
         texts.iter().any(|t| t.starts_with("Everything")),
         "{texts:?}"
