@@ -879,6 +879,16 @@ mod tests {
     }
 
     #[test]
+    fn it_after_an_inverted_verb_can_be_expletive() {
+        let lex = Lexicon::builtin();
+        // The text from the pronoun on, as the pronoun scan passes it.
+        assert!(is_expletive("it possible to upgrade to economy?", &lex));
+        assert!(is_expletive("it be better to wait for the build?", &lex));
+        assert!(!is_expletive("it possible?", &lex));
+        assert!(!is_expletive("it still failing after the fix?", &lex));
+    }
+
+    #[test]
     fn identifiers_skip_paths_and_plain_words() {
         let lex = Lexicon::builtin();
         let t = "Flight HAT072 and reservation 4WQ150 for sofia_kim_7287; not src/HAT073/x or README or added or a1b2c3d.py";
