@@ -469,6 +469,19 @@ fn these_or_those_with_any_noun_said_before_is_a_reference() {
 }
 
 #[test]
+fn a_demonstrative_with_a_shell_noun_points_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "My flight HAT045 was delayed and I missed a meeting."},
+        {"role": "assistant", "content": "I'm sorry to hear about the delay."},
+        {"role": "user", "content": "Honestly, this situation is a disaster for my business."},
+    ]));
+    let refs = of_kind(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs.len(), 1, "{refs:#?}");
+    assert_eq!(refs[0].text, "this situation");
+    assert_eq!(refs[0].status, Status::Bound);
+}
+
+#[test]
 fn strong_cues_and_confirmations_point_back() {
     let a = analyse(json!([
         {"role": "user", "content": "Book the flight with my certificate."},
