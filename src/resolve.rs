@@ -8,7 +8,7 @@
 
 use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
-use crate::extract::obligations::{todo_items, todo_key};
+use crate::extract::obligations::{todo_items, todo_key, DELIVERED};
 use crate::extract::words::{call_terms, sentences, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory, Turn};
@@ -475,6 +475,27 @@ fn resolve_with_prose(
 ) {
     let turn = &traj.turns[t];
     let assistant = turn.role == Role::Assistant;
+    // A turn that only writes (no call, a report's length of prose) delivers the summary or
+    // report an earlier turn promised.
+    if assistant && turn.calls.is_empty() {
+        let prose = turn
+            .segments
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Prose)
+            .map(|s| s.text.text.trim().len())
+            .sum::<usize>();
+        if prose >= DELIVERED {
+            let link = Link {
+                turn: t,
+                bytes: turn.span,
+            };
+            for id in pending.by_term.get("@report").cloned().unwrap_or_default() {
+                if facts[id].turn < t && !pending.frozen[id] {
+                    resolved(&mut facts[id], link);
+                }
+            }
+        }
+    }
     let mut first_sentences_with_cue: Option<Link> = None;
     // The failures waiting when this turn starts: a change of course follows the last one only
     // if no sentence of the turn records another (then it is about that one).

@@ -469,6 +469,30 @@ fn these_or_those_with_any_noun_said_before_is_a_reference() {
 }
 
 #[test]
+fn a_promised_report_is_delivered_by_the_turn_that_writes_it() {
+    let report = "## Findings\n\n".to_string()
+        + &"- `list_panes/0` returns `{:error, reason}` when tmux is not running.\n".repeat(8);
+    // Promised and written in the same turn: narration.
+    let a = analyse(json!([
+        {"role": "user", "content": "How does list_panes handle errors?"},
+        {"role": "assistant", "content": format!("I have what I need. Let me compile the recommendations.\n\n{report}")},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+    // Promised first, written by a later turn: discharged there.
+    let a = analyse(json!([
+        {"role": "user", "content": "How does list_panes handle errors?"},
+        {"role": "assistant", "content": "Now let me create a comprehensive summary. Let me also check the rescue clauses:",
+         "tool_calls": [call("c1", "bash", json!({"command": "grep -A 10 rescue lib/tmux.ex"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "rescue\n  e in ErlangError -> {:error, e}"},
+        {"role": "assistant", "content": format!("Here is the report:\n\n{report}")},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Discharged);
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+}
+
+#[test]
 fn a_demonstrative_with_a_shell_noun_points_back() {
     let a = analyse(json!([
         {"role": "user", "content": "My flight HAT045 was delayed and I missed a meeting."},

@@ -155,6 +155,15 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                     {
                         continue; // "I'll do that." with nothing to owe by name: references handle it
                     }
+                    // "Let me write up a summary." followed by the summary: the turn's own
+                    // words deliver it.
+                    if c.chunks
+                        .iter()
+                        .any(|k| k.all_families.iter().any(|f| f == "report"))
+                        && text.text[s.end..].trim().len() >= DELIVERED
+                    {
+                        continue;
+                    }
                     // What a sentence introduces ("Let me fix the parser:") is what the turn
                     // goes on to show: its calls must still do it.
                     let deferred_all = deferred_from == Some(0) && !c.only_then;
@@ -591,6 +600,9 @@ impl CallWords {
         kind_matches && (lone || words)
     }
 }
+
+/// Bytes of prose that make a turn's text a delivered report rather than a remark.
+pub(crate) const DELIVERED: usize = 400;
 
 /// Shell commands whose whole effect is to change files ("remove the script": `rm x.py`).
 const FILE_COMMANDS: [&str; 8] = ["rm", "mv", "cp", "mkdir", "touch", "rmdir", "ln", "patch"];
