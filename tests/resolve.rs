@@ -469,6 +469,20 @@ fn these_or_those_with_any_noun_said_before_is_a_reference() {
 }
 
 #[test]
+fn steps_for_the_reader_and_reports_of_work_done_are_not_plans() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Make a 2048 game."},
+        {"role": "assistant", "content": "I created game.py. To run the game, you would need to:\n1. Install the keyboard package\n2. Run `python game.py`\n3. Use the arrow keys"},
+        {"role": "assistant", "content": "Here is what changed:\n1. We defined a function `detect_language`\n2. We added a fallback for unknown input\n3. Tested both paths"},
+        {"role": "assistant", "content": "Next:\n1. Install the keyboard package\n2. Run the game"},
+    ]));
+    let steps = of_kind(&a, &[Subkind::PlanStep]);
+    // Only the agent's own list of next steps is a plan.
+    let turns: Vec<usize> = steps.iter().map(|f| f.turn).collect();
+    assert_eq!(turns, [3, 3], "{steps:#?}");
+}
+
+#[test]
 fn a_promised_report_is_delivered_by_the_turn_that_writes_it() {
     let report = "## Findings\n\n".to_string()
         + &"- `list_panes/0` returns `{:error, reason}` when tmux is not running.\n".repeat(8);

@@ -669,6 +669,12 @@ fn plan_steps(
         if named_plan_only && !header {
             continue;
         }
+        // "To run the game, you would need to:" — steps for the reader, not the agent's plan.
+        if first > 0
+            && addresses_the_reader(&text.text[sents[first - 1].start..sents[first - 1].end])
+        {
+            continue;
+        }
         let imperative = items
             .iter()
             .filter(|s| starts_imperative(&text.text[s.start..s.end], lex))
@@ -709,6 +715,27 @@ fn plan_steps(
     }
 }
 
+/// A sentence that tells the reader what they can or must do.
+fn addresses_the_reader(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    [
+        "you would need",
+        "you'd need",
+        "you'll need",
+        "you will need",
+        "you need to",
+        "you can ",
+        "you could ",
+        "you should ",
+        "you may ",
+        "you might ",
+        "you must ",
+        "you have to ",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+}
+
 /// `Name: value` / `**Name**: value`: a record field, not an action.
 fn is_label_value(item: &str) -> bool {
     let off = is_list_item(item).unwrap_or(0);
@@ -733,8 +760,16 @@ fn starts_imperative(item: &str, lex: &Lexicon) -> bool {
     lex.imperative_verbs.contains(&w)
 }
 
+/// "Added the option", "We defined a function": a report of work done.
 fn starts_past(item: &str) -> bool {
-    let w = first_word(item);
+    let off = is_list_item(item).unwrap_or(0);
+    let mut words = item[off..]
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty());
+    let mut w = words.next().unwrap_or("").to_lowercase();
+    if matches!(w.as_str(), "i" | "we") {
+        w = words.next().unwrap_or("").to_lowercase();
+    }
     w.len() > 4
         && w.ends_with("ed")
         && !matches!(
