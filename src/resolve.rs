@@ -56,7 +56,7 @@ pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact
         if t > 0 {
             resolve_with_calls(traj, t, bytes, lex, facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
-                resolve_with_prose(traj, t, lex, facts, &mut pending, &mut fresh_nulls);
+                resolve_with_prose(traj, t, lex, facts, &mut pending, &mut fresh_nulls, now);
             }
         }
         // 2. This turn's own facts start waiting.
@@ -472,11 +472,13 @@ fn resolve_with_prose(
     facts: &mut [Fact],
     pending: &mut Pending,
     fresh_nulls: &mut Vec<usize>,
+    now: usize,
 ) {
     let turn = &traj.turns[t];
     let assistant = turn.role == Role::Assistant;
     // A turn that only writes (no call, a report's length of prose) delivers the summary or
-    // report an earlier turn promised.
+    // report an earlier turn promised; the final one delivers the task, and with it what the
+    // opening turn took on ("I'll conduct a thorough exploration of X").
     if assistant && turn.calls.is_empty() {
         let prose = turn
             .segments
@@ -492,6 +494,20 @@ fn resolve_with_prose(
             for id in pending.by_term.get("@report").cloned().unwrap_or_default() {
                 if facts[id].turn < t && !pending.frozen[id] {
                     resolved(&mut facts[id], link);
+                }
+            }
+            let last = !traj.turns[t + 1..now]
+                .iter()
+                .any(|u| u.role == Role::Assistant);
+            let opener = traj.turns.iter().position(|u| u.role == Role::Assistant);
+            if last {
+                for (id, f) in facts.iter_mut().enumerate() {
+                    if Some(f.turn) == opener
+                        && f.subkind == Subkind::SelfCommitment
+                        && !pending.frozen[id]
+                    {
+                        resolved(f, link);
+                    }
                 }
             }
         }

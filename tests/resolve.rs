@@ -482,6 +482,43 @@ fn steps_for_the_reader_and_reports_of_work_done_are_not_plans() {
     assert_eq!(turns, [3, 3], "{steps:#?}");
 }
 
+const REPORT_LINE: &str = "- `Tmux.list_panes/0` returns `{:error, reason}` when tmux is absent.\n";
+
+#[test]
+fn a_set_read_one_record_at_a_time_is_owed_to_the_records_that_follow() {
+    let read = |id: &str, path: &str| call(id, "Read", json!({ "file_path": path }));
+    let a = analyse(json!([
+        {"role": "user", "content": "Explain how panes are listed: lib/tmux.ex, lib/registry.ex."},
+        {"role": "assistant", "content": "Let me read all the key files you've specified.",
+         "tool_calls": [read("c1", "/w/lib/tmux.ex")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "defmodule Tmux do\nend"},
+        {"role": "assistant", "content": "", "tool_calls": [read("c2", "/w/lib/registry.ex")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "defmodule Registry do\nend"},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    // The second read performs the rest of the set.
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+}
+
+#[test]
+fn the_final_report_delivers_what_the_opening_turn_took_on() {
+    let edit = call(
+        "c1",
+        "str_replace_editor",
+        json!({"command": "create", "path": "/w/game.py", "file_text": "print(2048)"}),
+    );
+    let a = analyse(json!([
+        {"role": "user", "content": "Make a 2048 game."},
+        {"role": "assistant", "content": "I'll help you create a simple 2048 game in Python.", "tool_calls": [edit]},
+        {"role": "tool", "tool_call_id": "c1", "content": "File created successfully at: /w/game.py"},
+        {"role": "assistant", "content": format!("I've created the game.\n\n{}", REPORT_LINE.repeat(8))},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+}
+
 #[test]
 fn a_promised_report_is_delivered_by_the_turn_that_writes_it() {
     let report = "## Findings\n\n".to_string()

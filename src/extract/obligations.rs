@@ -184,9 +184,16 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                 *per_family.entry(f.as_str()).or_default() += 1;
             }
         }
+        // "Let me read all the key files" with one read, the others in the wordless call
+        // records that follow (Claude Code writes each parallel call as one): the turn does one
+        // of them, the rest are owed to those records.
+        let batch_follows = turn.calls.len() == 1 && continues_in_call_records(traj, i);
         for c in &immediate {
             let owed: Vec<usize> = (0..c.chunks.len())
                 .filter(|&k| {
+                    if batch_follows && c.chunks[k].quantified && !c.chunks[k].terms.is_empty() {
+                        return true;
+                    }
                     if c.deferred_from.is_some_and(|d| k >= d) {
                         let named = c.only_then && call_words.covers(&c.chunks[k], false);
                         return !c.chunks[k].terms.is_empty() && !named;
@@ -466,6 +473,8 @@ pub struct ChunkWords {
     pub all_families: Vec<String>,
     /// The terms of each `code` span it names.
     pub code: Vec<Vec<String>>,
+    /// Its object is a set ("all the key files", "each module", "these files").
+    pub quantified: bool,
 }
 
 impl ChunkWords {
@@ -487,6 +496,11 @@ impl ChunkWords {
                 .map(terms)
                 .filter(|t| !t.is_empty())
                 .collect(),
+            quantified: tokens(text).any(|(_, w)| {
+                ["all", "each", "every", "these", "those", "both"]
+                    .iter()
+                    .any(|q| w.eq_ignore_ascii_case(q))
+            }),
         }
     }
 }
@@ -599,6 +613,18 @@ impl CallWords {
             || self.retrieves && look;
         kind_matches && (lone || words)
     }
+}
+
+/// Whether the turn after `i`'s results is an assistant record with calls and no words.
+fn continues_in_call_records(traj: &Trajectory, i: usize) -> bool {
+    traj.turns[i + 1..]
+        .iter()
+        .find(|u| u.result.is_none())
+        .is_some_and(|u| {
+            u.role == Role::Assistant
+                && !u.calls.is_empty()
+                && u.segments.iter().all(|s| s.text.text.trim().is_empty())
+        })
 }
 
 /// Bytes of prose that make a turn's text a delivered report rather than a remark.
