@@ -134,6 +134,50 @@ fn a_short_id_binds_to_where_its_full_form_was_defined() {
     );
 }
 
+#[test]
+fn an_id_binds_to_the_result_that_gives_its_record_and_lists_of_ids_are_not_restatements() {
+    let details = |id: &str, code: &str| {
+        call(
+            id,
+            "get_reservation_details",
+            json!({ "reservation_id": code }),
+        )
+    };
+    let record = |code: &str| {
+        format!(
+            "{{\"reservation_id\": \"{code}\", \"origin\": \"JFK\", \"cabin\": \"basic_economy\"}}"
+        )
+    };
+    let a = analyse(json!([
+        {"role": "user", "content": "Cancel all my reservations."},
+        {"role": "assistant", "content": "", "tool_calls": [call("c1", "get_user_details", json!({"user_id": "amelia_davis_8890"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"reservations\": [\"8C8K4E\", \"UDMOP1\", \"XAZ3C0\"]}"},
+        {"role": "assistant", "content": "", "tool_calls": [details("c2", "8C8K4E")]},
+        {"role": "tool", "tool_call_id": "c2", "content": record("8C8K4E")},
+        {"role": "assistant", "content": "", "tool_calls": [details("c3", "UDMOP1")]},
+        {"role": "tool", "tool_call_id": "c3", "content": record("UDMOP1")},
+        {"role": "assistant", "content": "", "tool_calls": [details("c4", "XAZ3C0")]},
+        {"role": "tool", "tool_call_id": "c4", "content": record("XAZ3C0")},
+        {"role": "assistant", "content": "Cancelled:\n\n1. Reservation ID: 8C8K4E\n2. Reservation ID: XAZ3C0\n\nI cannot cancel the reservations with IDs UDMOP1, XAZ3C0, and 8C8K4E."},
+    ]));
+    let ids: Vec<(&str, Option<usize>)> = of_kind(&a, &[Subkind::Identifier])
+        .iter()
+        .filter(|f| f.turn == 9)
+        .map(|f| (f.text.as_str(), f.antecedent.map(|l| l.turn)))
+        .collect();
+    // Each bare id points at the details result (not the user's list of codes, turn 2).
+    assert_eq!(
+        ids,
+        [
+            ("8C8K4E", Some(4)),
+            ("XAZ3C0", Some(8)),
+            ("UDMOP1", Some(6)),
+            ("XAZ3C0", Some(8)),
+            ("8C8K4E", Some(4))
+        ]
+    );
+}
+
 fn nulls(a: &Annotated) -> Vec<&Fact> {
     of_kind(a, &[Subkind::Error, Subkind::NotFound, Subkind::Empty])
 }

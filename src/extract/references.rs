@@ -23,6 +23,9 @@ use rustc_hash::FxHashMap as HashMap;
 struct IdSeen {
     first: usize,
     first_result: Option<usize>,
+    /// The first result that gives its record (`"reservation_id": "8C8K4E"` among the
+    /// fields), rather than only listing it.
+    first_record: Option<usize>,
     latest: usize,
 }
 
@@ -31,12 +34,17 @@ impl IdSeen {
     fn merge(&self, other: &IdSeen) -> IdSeen {
         IdSeen {
             first: self.first.min(other.first),
-            first_result: match (self.first_result, other.first_result) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            },
+            first_result: earliest(self.first_result, other.first_result),
+            first_record: earliest(self.first_record, other.first_record),
             latest: self.latest.max(other.latest),
         }
+    }
+}
+
+fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -470,7 +478,10 @@ fn find_in_turn(
                 continue;
             };
             let mut f = fact_at(Subkind::Identifier, i, text, s, e);
-            let defining = seen.first_result.unwrap_or(seen.first);
+            let defining = seen
+                .first_record
+                .or(seen.first_result)
+                .unwrap_or(seen.first);
             bind(
                 &mut f,
                 traj,
@@ -595,7 +606,23 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
     let line_start = t[..s].rfind('\n').map_or(0, |k| k + 1);
     let before = &t[line_start..s];
     let after_trim = after.trim_start_matches(['*', '`', ' ']);
-    let detail = after_trim.starts_with(['(', ':', '-', '\u{2013}', ','])
+    // "IDs UDMOP1, XAZ3C0, and 4XGCCM": a comma before the next id of a list adds nothing.
+    let next_in_list = after_trim.strip_prefix(',').is_some_and(|r| {
+        let r = r.trim_start();
+        let r = r
+            .strip_prefix("and ")
+            .or_else(|| r.strip_prefix("or "))
+            .unwrap_or(r);
+        r.split(|c: char| !c.is_alphanumeric())
+            .next()
+            .is_some_and(|w| {
+                w.len() >= 4
+                    && w.bytes().any(|b| b.is_ascii_digit())
+                    && w.bytes().any(|b| b.is_ascii_uppercase())
+            })
+    });
+    let detail = after_trim.starts_with(['(', ':', '-', '\u{2013}'])
+        || after_trim.starts_with(',') && !next_in_list
         || [
             "is a ",
             "is an ",
@@ -617,13 +644,20 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
     let item =
         before.trim_start_matches(|c: char| c.is_whitespace() || "-*•0123456789.)".contains(c));
     let listing = before.contains("**") && item.split_whitespace().count() <= 2;
+    // A field line under it ("- Origin: JFK") describes it; a sibling item with the same
+    // label ("2. Reservation ID: LU15PA") is the next record, not a field of this one.
+    let label = |l: &str| -> String {
+        let l = l.trim_start_matches(|c: char| c.is_whitespace() || "-*•0123456789.)".contains(c));
+        l.find(':').map_or(String::new(), |k| l[..k].to_lowercase())
+    };
     let next_line_field = t[line_end..]
         .trim_start_matches('\n')
         .lines()
         .next()
         .is_some_and(|l| {
-            let l = l.trim_start().trim_start_matches(['-', '*', ' ']);
-            l.find(':').is_some_and(|k| k > 0 && k < 30)
+            let field = l.trim_start().trim_start_matches(['-', '*', ' ']);
+            field.find(':').is_some_and(|k| k > 0 && k < 30)
+                && (label(l).is_empty() || label(l) != label(before))
         })
         && after_trim.trim_end_matches(['*', ':', ' ']).is_empty();
     detail || listing || next_line_field
@@ -666,12 +700,26 @@ pub fn identifiers(t: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
     out
 }
 
+/// Whether an id found right after `before` is the key field of a record: `"order_id": "`,
+/// `id: `, `reservation_id=`.
+fn names_its_record(before: &str) -> bool {
+    let b = before.trim_end_matches([' ', '"', '\'', ':', '=']);
+    let key = b
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    before.len() - b.len() <= 4
+        && before[b.len()..].contains([':', '='])
+        && (key.eq_ignore_ascii_case("id") || key.to_ascii_lowercase().ends_with("_id"))
+}
+
 /// Updates what later turns can refer back to with what this turn shows.
 /// Records that turn `i` shows identifier `id` (in a tool result when `is_result`).
 fn see_id(vis: &mut Visible, id: &str, i: usize, is_result: bool) {
     let seen = vis.ids.entry(id.to_string()).or_insert_with(|| IdSeen {
         first: i,
         first_result: None,
+        first_record: None,
         latest: i,
     });
     seen.latest = i;
@@ -807,6 +855,11 @@ fn remember(
         }
         for (s, e) in identifiers(t, lex) {
             see_id(vis, &t[s..e], i, is_result);
+            if is_result && names_its_record(&t[..s]) {
+                if let Some(seen) = vis.ids.get_mut(&t[s..e]) {
+                    seen.first_record.get_or_insert(i);
+                }
+            }
         }
         items += t.lines().filter(|l| is_list_item(l).is_some()).count();
         if is_result
