@@ -601,6 +601,24 @@ fn a_demonstrative_with_a_shell_noun_points_back() {
 }
 
 #[test]
+fn object_pronouns_after_inflected_verbs_and_with_a_complement_point_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I lost my reservation number."},
+        {"role": "assistant", "content": "I can look up your reservations with your user ID."},
+        {"role": "user", "content": "Yes, please look it up using my user ID."},
+        {"role": "assistant", "content": "You have 4 checked bags on this reservation."},
+        {"role": "user", "content": "I see, but could you just confirm it to me in numeric form?"},
+        {"role": "assistant", "content": "Four (4) checked bags."},
+        {"role": "user", "content": "Great, thanks for confirming that in numbers!"},
+    ]));
+    let turns: Vec<usize> = of_kind(&a, &[Subkind::Pronoun])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(turns, [2, 4, 6]);
+}
+
+#[test]
 fn strong_cues_and_confirmations_point_back() {
     let a = analyse(json!([
         {"role": "user", "content": "Book the flight with my certificate."},
