@@ -619,6 +619,20 @@ fn object_pronouns_after_inflected_verbs_and_with_a_complement_point_back() {
 }
 
 #[test]
+fn recent_events_point_at_the_turns_just_before() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find the 2024 season pass price."},
+        {"role": "assistant", "content": "", "tool_calls": [call("c1", "web_search", json!({"query": "season pass price"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Season passes: see the official site."},
+        {"role": "assistant", "content": "Recent messages indicate that we have not located the price yet."},
+    ]));
+    let refs = of_kind(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs.len(), 1, "{refs:#?}");
+    assert_eq!(refs[0].text, "Recent messages");
+    assert_eq!(refs[0].antecedent.map(|l| l.turn), Some(2));
+}
+
+#[test]
 fn strong_cues_and_confirmations_point_back() {
     let a = analyse(json!([
         {"role": "user", "content": "Book the flight with my certificate."},

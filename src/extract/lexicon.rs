@@ -108,6 +108,10 @@ struct ReferenceLists {
     #[serde(default)]
     backward_any_noun: Vec<String>,
     #[serde(default)]
+    recent: Vec<String>,
+    #[serde(default)]
+    recent_events: Vec<String>,
+    #[serde(default)]
     not_head_nouns: Vec<String>,
     #[serde(default)]
     expletive_it: Vec<String>,
@@ -327,11 +331,13 @@ impl Lexicon {
         }
         let r = &merged.reference;
         let description = format!(
-            r"(?i)\b(?:(this|that|these|those)|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}))\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b",
+            r"(?i)\b(?:(this|that|these|those)|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}))\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b",
             backward = r.backward.join("|"),
             nouns = r.nouns.join("|"),
             after = r.backward_after.join("|"),
             strong = r.backward_any_noun.join("|"),
+            recent = r.recent.join("|"),
+            events = r.recent_events.join("|"),
         );
         let ordinal = format!(
             r"(?i)\b(?:the|my|your|our) ({ords})(?:\s+(?:\w+\s+)?({nouns}|one|ones)\b|\s*[.,!?;])",
@@ -489,6 +495,8 @@ fn merge(into: &mut File, f: File) {
     r.backward.extend(f.reference.backward);
     r.backward_after.extend(f.reference.backward_after);
     r.backward_any_noun.extend(f.reference.backward_any_noun);
+    r.recent.extend(f.reference.recent);
+    r.recent_events.extend(f.reference.recent_events);
     r.not_head_nouns.extend(f.reference.not_head_nouns);
     r.expletive_it.extend(f.reference.expletive_it);
     r.pronoun_start.extend(f.reference.pronoun_start);

@@ -295,7 +295,8 @@ fn find_in_turn(
             // Any noun after these/those or a strong backward cue (group 7) when no listed one
             // matched: "these LiveView modules", "the previous calculation". Its last word is
             // the head. ("this" is too often the situation itself: "in this regard".)
-            let noun = c.get(4).or(c.get(5)).map_or_else(
+            // Group 9 is an event noun after "recent" (group 8): "Recent messages indicate".
+            let noun = c.get(4).or(c.get(5)).or(c.get(9)).map_or_else(
                 || {
                     c.get(7)
                         .map_or("", |n| n.as_str().rsplit(' ').next().unwrap_or(""))
