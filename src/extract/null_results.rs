@@ -364,7 +364,12 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
 
 /// A top-level string field of a JSON object given as text (arguments).
 pub fn json_field(args: &str, key: &str) -> Option<String> {
-    if !args.trim_start().starts_with('{') {
+    // Most calls lack the key: look for `"key"` before parsing (a Write call's arguments hold
+    // a whole file).
+    let quoted = args
+        .match_indices(key)
+        .any(|(i, _)| args[..i].ends_with('"') && args[i + key.len()..].starts_with('"'));
+    if !quoted || !args.trim_start().starts_with('{') {
         return None;
     }
     let v: serde_json::Value = serde_json::from_str(args).ok()?;
@@ -599,6 +604,21 @@ fn strip_headers(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_field_is_read_only_under_its_own_key() {
+        assert_eq!(
+            json_field(r#"{"command": "ls -la"}"#, "command").as_deref(),
+            Some("ls -la")
+        );
+        assert_eq!(
+            json_field(r#"{"cmd": ["git", "status"]}"#, "cmd").as_deref(),
+            Some("git status")
+        );
+        assert_eq!(json_field(r#"{"commands": "ls"}"#, "command"), None);
+        assert_eq!(json_field(r#"{"path": "command"}"#, "command"), None);
+        assert_eq!(json_field("command", "command"), None);
+    }
 
     fn lex() -> Lexicon {
         Lexicon::builtin()

@@ -848,8 +848,14 @@ fn remember(
                     lower.push_str(w);
                     lower.make_ascii_lowercase();
                     if let Some(s) = nouns.get(lower.as_str()) {
-                        vis.noun_last.insert(s.clone(), i);
-                        vis.noun_first.entry(s.clone()).or_insert(i);
+                        // (No new key for a noun seen before: most words repeat.)
+                        match vis.noun_last.get_mut(s) {
+                            Some(last) => *last = i,
+                            None => {
+                                vis.noun_last.insert(s.clone(), i);
+                                vis.noun_first.entry(s.clone()).or_insert(i);
+                            }
+                        }
                     }
                 }
             }
