@@ -28,6 +28,19 @@ fn commitments(a: &Annotated) -> Vec<&Fact> {
 }
 
 #[test]
+fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
+    let a = analyse(json!([
+        {"role": "user", "content": "How much do four visits cost with daily tickets?"},
+        {"role": "assistant", "content": "We need specific details on the ticket prices."},
+        {"role": "assistant", "content": "To proceed with the cancellation, I need the reservation ID."},
+        {"role": "assistant", "content": "We need your user ID to look it up."},
+    ]));
+    let owed = commitments(&a);
+    let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
+    assert_eq!(turns, [1], "{owed:#?}");
+}
+
+#[test]
 fn each_commitment_of_a_sentence_is_its_own_fact() {
     let a = analyse(json!([
         {"role": "user", "content": "The importer crashes on a BOM."},
