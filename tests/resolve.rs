@@ -41,6 +41,22 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
 }
 
 #[test]
+fn a_goal_the_turns_edit_is_made_for_is_not_owed() {
+    let edit = call(
+        "c1",
+        "edit",
+        json!({"start": 1475, "end": 1475, "replacement": "        return int(round(value.total_seconds() / base_unit.total_seconds()))"}),
+    );
+    let a = analyse(json!([
+        {"role": "user", "content": "TimeDelta serialization loses precision."},
+        {"role": "assistant", "content": "My edit did not use the proper indentation. Let's fix that and make sure to use the proper indentation this time.",
+         "tool_calls": [edit]},
+        {"role": "tool", "tool_call_id": "c1", "content": "File updated."},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+}
+
+#[test]
 fn each_commitment_of_a_sentence_is_its_own_fact() {
     let a = analyse(json!([
         {"role": "user", "content": "The importer crashes on a BOM."},

@@ -475,6 +475,9 @@ pub struct ChunkWords {
     pub code: Vec<Vec<String>>,
     /// Its object is a set ("all the key files", "each module", "these files").
     pub quantified: bool,
+    /// It states what another action must achieve ("make sure to use the proper indentation",
+    /// "ensure that the division returns a float").
+    pub goal: bool,
 }
 
 impl ChunkWords {
@@ -496,6 +499,14 @@ impl ChunkWords {
                 .map(terms)
                 .filter(|t| !t.is_empty())
                 .collect(),
+            goal: {
+                let mut words = tokens(text).map(|(_, w)| w.to_ascii_lowercase());
+                match words.next().as_deref() {
+                    Some("ensure" | "ensuring") => true,
+                    Some("make" | "making") => words.next().as_deref() == Some("sure"),
+                    _ => false,
+                }
+            },
             quantified: tokens(text).any(|(_, w)| {
                 ["all", "each", "every", "these", "those", "both"]
                     .iter()
@@ -592,6 +603,10 @@ impl CallWords {
     /// Whether the calls perform this action: the kind of action must match (adding tests is
     /// not done by reading the test file); an action with no known kind is matched by its words.
     fn covers(&self, chunk: &ChunkWords, lone: bool) -> bool {
+        // "Let's fix that and make sure to use the proper indentation": the edit is made so.
+        if chunk.goal && self.writes {
+            return true;
+        }
         let fam = |f: &str| chunk.families.iter().any(|x| x == f);
         let words = chunk.terms.iter().any(|t| self.terms.contains(t));
         if chunk.families.is_empty() {
