@@ -661,7 +661,16 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
                 && (label(l).is_empty() || label(l) != label(before))
         })
         && after_trim.trim_end_matches(['*', ':', ' ']).is_empty();
-    detail || listing || next_line_field
+    // The line around it gives its particulars: "SEA to DFW on 2024-05-26, Flight HAT113".
+    let line = &t[line_start..line_end];
+    let dated = line.as_bytes().windows(10).any(|w| {
+        w[..4].iter().all(u8::is_ascii_digit)
+            && w[4] == b'-'
+            && w[5..7].iter().all(u8::is_ascii_digit)
+            && w[7] == b'-'
+            && w[8..].iter().all(u8::is_ascii_digit)
+    });
+    detail || listing || next_line_field || dated
 }
 
 /// Words after "that" that make it a complementizer ("shows that the test fails").
@@ -946,6 +955,21 @@ mod tests {
         assert!(is_expletive("it be better to wait for the build?", &lex));
         assert!(!is_expletive("it possible?", &lex));
         assert!(!is_expletive("it still failing after the fix?", &lex));
+    }
+
+    #[test]
+    fn an_id_on_a_line_that_gives_its_particulars_is_restated() {
+        let at = |t: &str, id: &str| {
+            let s = t.find(id).unwrap();
+            restated(t, s, s + id.len())
+        };
+        assert!(at(
+            "- **Flights:**\n  - SEA to DFW on 2024-05-26, Flight HAT113\n",
+            "HAT113"
+        ));
+        assert!(!at("Your reservation UM3OG5 is confirmed.", "UM3OG5"));
+        assert!(!at("I cannot cancel UDMOP1, XAZ3C0, and 4XGCCM.", "UDMOP1"));
+        assert!(at("Flight HAT113 (SEA to DFW) is delayed.", "HAT113"));
     }
 
     #[test]
