@@ -662,6 +662,21 @@ fn recent_events_point_at_the_turns_just_before() {
 }
 
 #[test]
+fn a_pronoun_after_a_sentence_naming_a_file_resolves_in_its_turn() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the TimeDelta rounding in fields.py."},
+        {"role": "assistant", "content": "It looks like `fields.py` is not in the root. Let's use find_file to see where it is."},
+        {"role": "assistant", "content": "The search returned nothing. Let's use find_file to see where it is."},
+    ]));
+    let turns: Vec<usize> = of_kind(&a, &[Subkind::Pronoun])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    // Only where no earlier sentence of the turn named the file does "it" point back.
+    assert_eq!(turns, [2]);
+}
+
+#[test]
 fn strong_cues_and_confirmations_point_back() {
     let a = analyse(json!([
         {"role": "user", "content": "Book the flight with my certificate."},

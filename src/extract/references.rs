@@ -435,9 +435,16 @@ fn find_in_turn(
                     !is_expletive(&sentence[word..], lex) && !is_complementizer(&sentence[word..])
                 })
                 .or_else(|| {
+                    // (In the second sentence, the first may have named what it stands for:
+                    // "It looks like `src` is there. Let's use find_file to see where it is.")
+                    let earlier = if k == 1 {
+                        &t[sents[0].start..sents[0].end]
+                    } else {
+                        ""
+                    };
                     lex.pronoun_object
                         .first(sentence)
-                        .filter(|&(ps, _)| !names_a_thing(&sentence[..ps]))
+                        .filter(|&(ps, _)| !names_a_thing(&sentence[..ps]) && !names_code(earlier))
                 });
             if let Some((ps, pe)) = hit {
                 let (as_, ae) = (s.start + ps, s.start + pe);
@@ -534,9 +541,7 @@ fn is_complementizer(from_pronoun: &str) -> bool {
 /// inside its own sentence. (An indefinite, "a way to cancel it", introduces something else.)
 fn names_a_thing(before: &str) -> bool {
     let words: Vec<&str> = before.split_whitespace().collect();
-    words
-        .iter()
-        .any(|w| w.contains('`') || w.trim_end_matches([',', '.']).contains(['.', '/']))
+    names_code(before)
         || words.windows(2).any(|p| {
             let det = p[0].to_lowercase();
             matches!(
@@ -544,6 +549,12 @@ fn names_a_thing(before: &str) -> bool {
                 "the" | "my" | "our" | "your" | "this" | "that"
             ) && p[1].chars().next().is_some_and(char::is_alphabetic)
         })
+}
+
+/// Whether a text names code, a file or a path (`fields.py`, `src/`).
+fn names_code(text: &str) -> bool {
+    text.split_whitespace()
+        .any(|w| w.contains('`') || w.trim_end_matches([',', '.']).contains(['.', '/']))
 }
 
 fn is_expletive(from_pronoun: &str, lex: &Lexicon) -> bool {
