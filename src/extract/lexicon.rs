@@ -78,6 +78,8 @@ struct ObligationLists {
     #[serde(default)]
     plan_header: Vec<String>,
     #[serde(default)]
+    for_the_reader: Vec<String>,
+    #[serde(default)]
     imperative_verbs: Vec<String>,
     #[serde(default)]
     tracker_open: Vec<String>,
@@ -246,6 +248,8 @@ pub struct Lexicon {
     pub done: Patterns,
     pub dropped: Patterns,
     pub plan_header: Patterns,
+    /// A sentence introducing steps for the reader, not the agent ("you would need to:").
+    pub for_the_reader: Patterns,
     pub imperative_verbs: Vec<String>,
     /// A shell command that starts work on a tracked item, and one that finishes it.
     pub tracker_open: Patterns,
@@ -363,7 +367,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 22] = [
+        let lists: [(&[String], &str); 23] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -377,6 +381,7 @@ impl Lexicon {
             (&o.done, "obligation.done"),
             (&o.dropped, "obligation.dropped"),
             (&o.plan_header, "obligation.plan_header"),
+            (&o.for_the_reader, "obligation.for_the_reader"),
             (&o.tracker_open, "obligation.tracker_open"),
             (&o.tracker_close, "obligation.tracker_close"),
             (&i.cues, "incorporation.cues"),
@@ -423,6 +428,7 @@ impl Lexicon {
             done: next()?,
             dropped: next()?,
             plan_header: next()?,
+            for_the_reader: next()?,
             tracker_open: next()?,
             tracker_close: next()?,
             incorporation: next()?,
@@ -480,6 +486,7 @@ fn merge(into: &mut File, f: File) {
     o.done.extend(f.obligation.done);
     o.dropped.extend(f.obligation.dropped);
     o.plan_header.extend(f.obligation.plan_header);
+    o.for_the_reader.extend(f.obligation.for_the_reader);
     o.imperative_verbs.extend(f.obligation.imperative_verbs);
     o.tracker_open.extend(f.obligation.tracker_open);
     o.tracker_close.extend(f.obligation.tracker_close);

@@ -712,7 +712,9 @@ fn plan_steps(
         }
         // "To run the game, you would need to:" — steps for the reader, not the agent's plan.
         if first > 0
-            && addresses_the_reader(&text.text[sents[first - 1].start..sents[first - 1].end])
+            && lex
+                .for_the_reader
+                .is_match(&text.text[sents[first - 1].start..sents[first - 1].end])
         {
             continue;
         }
@@ -754,27 +756,6 @@ fn plan_steps(
             facts.push(f);
         }
     }
-}
-
-/// A sentence that tells the reader what they can or must do.
-fn addresses_the_reader(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
-    [
-        "you would need",
-        "you'd need",
-        "you'll need",
-        "you will need",
-        "you need to",
-        "you can ",
-        "you could ",
-        "you should ",
-        "you may ",
-        "you might ",
-        "you must ",
-        "you have to ",
-    ]
-    .iter()
-    .any(|p| lower.contains(p))
 }
 
 /// `Name: value` / `**Name**: value`: a record field, not an action.
