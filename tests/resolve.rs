@@ -57,6 +57,18 @@ fn a_goal_the_turns_edit_is_made_for_is_not_owed() {
 }
 
 #[test]
+fn code_that_calls_an_editing_helper_is_the_edit_it_narrates() {
+    let code = "edit_file_by_replace('/workspace/src/App.tsx', to_replace=\"<div className={cls}>\", new_content=\"<div className={dark ? 'dark' : cls}>\")";
+    let a = analyse(json!([
+        {"role": "user", "content": "Add a dark mode toggle."},
+        {"role": "assistant", "content": "Let's modify it to add the dark mode toggle functionality:",
+         "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "run_ipython", "arguments": code}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "[File: /workspace/src/App.tsx (20 lines total after edit)]"},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+}
+
+#[test]
 fn each_commitment_of_a_sentence_is_its_own_fact() {
     let a = analyse(json!([
         {"role": "user", "content": "The importer crashes on a BOM."},

@@ -224,6 +224,18 @@ impl CallKind {
         ) {
             return CallKind::ReadFile;
         }
+        // Code that calls an editing helper (`edit_file_by_replace(…)`, `append_file(…)`, as
+        // OpenHands' IPython skills do) writes.
+        let args = call.arguments.trim_start();
+        let function = args
+            .find('(')
+            .map(|k| &args[..k])
+            .filter(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+        if let Some(f) = function {
+            if f.split('_').any(|w| lex.write_words.iter().any(|x| x == w)) {
+                return CallKind::Write;
+            }
+        }
         // An editor tool given only a path (and maybe a range) reads it; writing needs content.
         if let Ok(serde_json::Value::Object(m)) =
             serde_json::from_str::<serde_json::Value>(&call.arguments)
