@@ -689,6 +689,21 @@ fn a_pronoun_after_a_sentence_naming_a_file_resolves_in_its_turn() {
 }
 
 #[test]
+fn a_stand_in_noun_after_the_turns_first_sentence_points_inside_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to change my flight."},
+        {"role": "assistant", "content": "I can help. I'll need your user ID and the reservation ID. Could you please provide these details?"},
+        {"role": "user", "content": "These details are in my email, one moment."},
+    ]));
+    let texts: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Anaphoric])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    // The user's opening "These details" points back; the assistant's points at its own list.
+    assert_eq!(texts, [(2, "These details")]);
+}
+
+#[test]
 fn strong_cues_and_confirmations_point_back() {
     let a = analyse(json!([
         {"role": "user", "content": "Book the flight with my certificate."},

@@ -116,6 +116,8 @@ struct ReferenceLists {
     #[serde(default)]
     not_head_nouns: Vec<String>,
     #[serde(default)]
+    stand_in_nouns: Vec<String>,
+    #[serde(default)]
     expletive_it: Vec<String>,
     #[serde(default)]
     pronoun_start: Vec<String>,
@@ -262,6 +264,8 @@ pub struct Lexicon {
     pub backward: Vec<String>,
     /// Words after "these/those" that are not what they point at (lowercase).
     pub not_head_nouns: HashSet<String>,
+    /// Nouns that stand in for whatever a turn just named ("these details"), lowercase.
+    pub stand_in_nouns: HashSet<String>,
     pub expletive_it: Patterns,
     pub pronoun_start: Patterns,
     pub pronoun_object: Patterns,
@@ -453,6 +457,7 @@ impl Lexicon {
             nouns: r.nouns.clone(),
             backward: r.backward.clone(),
             not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
+            stand_in_nouns: r.stand_in_nouns.iter().map(|w| w.to_lowercase()).collect(),
             ordinal_words: r.ordinal_words.clone(),
         };
         Ok(lex)
@@ -505,6 +510,7 @@ fn merge(into: &mut File, f: File) {
     r.recent.extend(f.reference.recent);
     r.recent_events.extend(f.reference.recent_events);
     r.not_head_nouns.extend(f.reference.not_head_nouns);
+    r.stand_in_nouns.extend(f.reference.stand_in_nouns);
     r.expletive_it.extend(f.reference.expletive_it);
     r.pronoun_start.extend(f.reference.pronoun_start);
     r.pronoun_object.extend(f.reference.pronoun_object);

@@ -337,6 +337,15 @@ fn find_in_turn(
             {
                 continue;
             }
+            // "I'll need your user ID and the reservation ID. Could you provide these details?":
+            // a noun that stands in for whatever was just named points inside the turn.
+            if demonstrative.is_some()
+                && s >= opening_end.min(sents.first().map_or(0, |f| f.end))
+                && s > 0
+                && lex.stand_in_nouns.contains(&noun.to_lowercase())
+            {
+                continue;
+            }
             // "the above code" after a code block in this same turn points at that block.
             if c.get(2)
                 .is_some_and(|b| b.as_str().eq_ignore_ascii_case("above"))
