@@ -704,6 +704,23 @@ fn a_stand_in_noun_after_the_turns_first_sentence_points_inside_it() {
 }
 
 #[test]
+fn a_failed_exact_match_is_a_null_result_and_persistent_errors_point_back_at_it() {
+    let edit = call("c1", "edit", json!({"path": "/workspace/src/App.tsx", "old": "<div>", "new": "<main>"}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Add a dark mode toggle."},
+        {"role": "assistant", "content": "", "tool_calls": [edit]},
+        {"role": "tool", "tool_call_id": "c1", "content": "No exact match found in /workspace/src/App.tsx for\n<div>"},
+        {"role": "assistant", "content": "I apologize for the persistent errors. Let me view the file first."},
+    ]));
+    let found = nulls(&a);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].subkind, Subkind::NotFound);
+    let refs = of_kind(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs.len(), 1, "{refs:#?}");
+    assert_eq!(refs[0].text, "the persistent errors");
+}
+
+#[test]
 fn strong_cues_and_confirmations_point_back() {
     let a = analyse(json!([
         {"role": "user", "content": "Book the flight with my certificate."},
