@@ -651,12 +651,16 @@ fn object_pronouns_after_inflected_verbs_and_with_a_complement_point_back() {
         {"role": "user", "content": "I see, but could you just confirm it to me in numeric form?"},
         {"role": "assistant", "content": "Four (4) checked bags."},
         {"role": "user", "content": "Great, thanks for confirming that in numbers!"},
+        {"role": "assistant", "content": "Please send me the reservation ID when you find it."},
+        {"role": "user", "content": "Great, I'll do that as soon as I can."},
+        {"role": "assistant", "content": "The ID you sent has only four characters."},
+        {"role": "user", "content": "Oh, sorry about that. It is ZFA04Y."},
     ]));
     let turns: Vec<usize> = of_kind(&a, &[Subkind::Pronoun])
         .iter()
         .map(|f| f.turn)
         .collect();
-    assert_eq!(turns, [2, 4, 6]);
+    assert_eq!(turns, [2, 4, 6, 8, 10]);
 }
 
 #[test]
