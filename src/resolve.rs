@@ -533,6 +533,14 @@ fn resolve_with_prose(
                 bytes: text.raw_span(s.start, s.end),
             };
             let cue_null = assistant && lex.incorporation.is_match(sentence);
+            // "WebSurfer can help to access the data", "Please search …": a sentence that
+            // looks ahead (or asks) does not perform what it names.
+            let prospective = lex.commitment.is_match(sentence)
+                || tokens(sentence).any(|(_, w)| {
+                    ["can", "could", "should", "would", "might", "may", "please"]
+                        .iter()
+                        .any(|m| w.eq_ignore_ascii_case(m))
+                });
             let cue_done = lex.done.is_match(sentence) || lex.dropped.is_match(sentence);
             if assistant
                 && k < 3
@@ -566,6 +574,7 @@ fn resolve_with_prose(
                 // Owing something said (an outline, a calculation, an answer), an assistant turn
                 // that says it performs it.
                 let said = assistant
+                    && !prospective
                     && shared >= 2
                     && specific(f, &words)
                     && !matches!(

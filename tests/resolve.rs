@@ -605,6 +605,22 @@ fn the_final_report_delivers_what_the_opening_turn_took_on() {
 }
 
 #[test]
+fn a_sentence_that_looks_ahead_does_not_perform_what_it_names() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find the lowest price of a house sold in Queen Anne in January 2023."},
+        {"role": "assistant", "content": "Plan:\n1. Search Zillow for January 2023 sales.\n2. Cross-reference the sale data against county property records."},
+        {"role": "assistant", "content": "WebSurfer can help to access more specific sale data from county property records."},
+        {"role": "assistant", "content": "I cross-referenced the sale data with the county property records: they agree."},
+    ]));
+    let step = of_kind(&a, &[Subkind::PlanStep])
+        .into_iter()
+        .find(|f| f.text.starts_with("Cross-reference"))
+        .expect("the cross-reference step");
+    // Discharged by the report of turn 3, not by what turn 2 says someone can do.
+    assert_eq!(step.resolved_by.map(|l| l.turn), Some(3), "{step:#?}");
+}
+
+#[test]
 fn a_promised_report_is_delivered_by_the_turn_that_writes_it() {
     let report = "## Findings\n\n".to_string()
         + &"- `list_panes/0` returns `{:error, reason}` when tmux is not running.\n".repeat(8);
@@ -709,7 +725,11 @@ fn a_stand_in_noun_after_the_turns_first_sentence_points_inside_it() {
 
 #[test]
 fn a_failed_exact_match_is_a_null_result_and_persistent_errors_point_back_at_it() {
-    let edit = call("c1", "edit", json!({"path": "/workspace/src/App.tsx", "old": "<div>", "new": "<main>"}));
+    let edit = call(
+        "c1",
+        "edit",
+        json!({"path": "/workspace/src/App.tsx", "old": "<div>", "new": "<main>"}),
+    );
     let a = analyse(json!([
         {"role": "user", "content": "Add a dark mode toggle."},
         {"role": "assistant", "content": "", "tool_calls": [edit]},
