@@ -491,19 +491,40 @@ fn resolve_with_prose(
                 turn: t,
                 bytes: turn.span,
             };
-            for id in pending.by_term.get("@report").cloned().unwrap_or_default() {
-                if facts[id].turn < t && !pending.frozen[id] {
-                    resolved(&mut facts[id], link);
+            // (Each report resolves once: the list drops those already resolved.)
+            if let Some(ids) = pending.by_term.get_mut("@report") {
+                ids.retain(|&id| facts[id].resolved_by.is_none());
+                for &id in ids.iter() {
+                    let f = &mut facts[id];
+                    if f.action.as_deref() == Some("report") && !pending.frozen[id] {
+                        resolved(f, link);
+                    }
                 }
             }
+            // The opener's exploring, explaining or writing is delivered; what needs running
+            // (tests, a build) is not done by saying so.
             let last = !traj.turns[t + 1..now]
                 .iter()
                 .any(|u| u.role == Role::Assistant);
-            let opener = traj.turns.iter().position(|u| u.role == Role::Assistant);
             if last {
+                let opener = traj.turns.iter().position(|u| u.role == Role::Assistant);
                 for (id, f) in facts.iter_mut().enumerate() {
+                    let runs = matches!(
+                        f.action.as_deref(),
+                        Some(
+                            "test"
+                                | "execute"
+                                | "lint"
+                                | "build"
+                                | "install"
+                                | "commit"
+                                | "reproduce"
+                                | "verify"
+                        )
+                    );
                     if Some(f.turn) == opener
                         && f.subkind == Subkind::SelfCommitment
+                        && !runs
                         && !pending.frozen[id]
                     {
                         resolved(f, link);
@@ -537,9 +558,12 @@ fn resolve_with_prose(
             // looks ahead (or asks) does not perform what it names.
             let prospective = lex.commitment.is_match(sentence)
                 || tokens(sentence).any(|(_, w)| {
-                    ["can", "could", "should", "would", "might", "may", "please"]
-                        .iter()
-                        .any(|m| w.eq_ignore_ascii_case(m))
+                    // (Lower case only: "May 26" is a date.)
+                    [
+                        "can", "could", "should", "would", "might", "may", "please", "Can",
+                        "Could", "Should", "Would", "Might", "Please",
+                    ]
+                    .contains(&w)
                 });
             let cue_done = lex.done.is_match(sentence) || lex.dropped.is_match(sentence);
             if assistant
@@ -638,7 +662,7 @@ fn resolve_with_prose(
     // A call that never ran because that one failed (a cascade) goes with it when the change of
     // course redoes it. Such a call, written as a record of its own (Claude Code writes each
     // parallel call so), belongs to the failed batch: the failures still wait after it.
-    if assistant && (speaks(turn) || !cascaded(traj, t, lex)) {
+    if assistant && (speaks(turn) || waiting.is_empty() || !cascaded(traj, t, lex)) {
         let (cascades, causes): (Vec<usize>, Vec<usize>) = waiting
             .iter()
             .partition(|&&id| lex.cascade.is_match(&facts[id].text));

@@ -621,6 +621,29 @@ fn a_sentence_that_looks_ahead_does_not_perform_what_it_names() {
 }
 
 #[test]
+fn saying_or_writing_does_not_run_anything() {
+    let long = REPORT_LINE.repeat(8);
+    let edit = call("c1", "edit", json!({"path": "src/units.py", "old": "1000", "new": "1024"}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the KiB threshold."},
+        // The opener promises a run; the final report below does not perform it.
+        {"role": "assistant", "content": "I'll run the full test suite first."},
+        // "reported" is not a report to write: the whole commitment stays owed.
+        {"role": "assistant", "content": format!("I'll fix the bug reported in #12 and run the tests.\n\n{long}")},
+        // A write does not make the tests pass.
+        {"role": "assistant", "content": "Let me update the threshold, then make sure the tests pass.", "tool_calls": [edit]},
+        {"role": "tool", "tool_call_id": "c1", "content": "File updated."},
+        {"role": "assistant", "content": format!("Summary of the change:\n\n{long}")},
+    ]));
+    let open: Vec<usize> = commitments(&a)
+        .iter()
+        .filter(|f| f.status == Status::Open)
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(open, [1, 2, 3], "{:#?}", commitments(&a));
+}
+
+#[test]
 fn a_promised_report_is_delivered_by_the_turn_that_writes_it() {
     let report = "## Findings\n\n".to_string()
         + &"- `list_panes/0` returns `{:error, reason}` when tmux is not running.\n".repeat(8);

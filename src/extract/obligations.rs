@@ -157,9 +157,8 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                     }
                     // "Let me write up a summary." followed by the summary: the turn's own
                     // words deliver it.
-                    if c.chunks
-                        .iter()
-                        .any(|k| k.all_families.iter().any(|f| f == "report"))
+                    if c.chunks.iter().any(|k| k.delivers)
+                        && c.chunks.iter().all(|k| k.delivers || k.terms.is_empty())
                         && text.text[s.end..].trim().len() >= DELIVERED
                     {
                         continue;
@@ -267,6 +266,18 @@ impl Candidate<'_> {
         }
         t.dedup();
         f.terms = t;
+        // A commitment that only delivers text ("create a comprehensive summary") is a report
+        // to write, whatever its verb: a later turn that writes one performs it.
+        let owed = |k: &usize| only.is_none_or(|o| o.contains(k));
+        let mut named = self
+            .chunks
+            .iter()
+            .enumerate()
+            .filter(|(k, c)| owed(k) && !c.terms.is_empty())
+            .peekable();
+        if named.peek().is_some() && named.all(|(_, c)| c.delivers) {
+            f.action = Some("report".to_string());
+        }
         f
     }
 }
@@ -475,6 +486,9 @@ pub struct ChunkWords {
     pub code: Vec<Vec<String>>,
     /// Its object is a set ("all the key files", "each module", "these files").
     pub quantified: bool,
+    /// It names a text to deliver ("a comprehensive summary", "the recommendations"): a word of
+    /// the `report` family that is not a participle ("the bug reported in #12" is not one).
+    pub delivers: bool,
     /// It states what another action must achieve ("make sure to use the proper indentation",
     /// "ensure that the division returns a float").
     pub goal: bool,
@@ -499,6 +513,15 @@ impl ChunkWords {
                 .map(terms)
                 .filter(|t| !t.is_empty())
                 .collect(),
+            delivers: tokens(text).any(|(_, w)| {
+                let lw = w.to_ascii_lowercase();
+                !lw.ends_with("ed")
+                    && !lw.ends_with("ing")
+                    && lex
+                        .synonyms
+                        .get(&super::words::stem(&lw))
+                        .is_some_and(|f| f.iter().any(|x| x == "report"))
+            }),
             goal: {
                 let mut words = tokens(text).map(|(_, w)| w.to_ascii_lowercase());
                 match words.next().as_deref() {
@@ -604,7 +627,13 @@ impl CallWords {
     /// not done by reading the test file); an action with no known kind is matched by its words.
     fn covers(&self, chunk: &ChunkWords, lone: bool) -> bool {
         // "Let's fix that and make sure to use the proper indentation": the edit is made so.
-        if chunk.goal && self.writes {
+        if chunk.goal
+            && self.writes
+            && !chunk
+                .all_families
+                .iter()
+                .any(|f| matches!(f.as_str(), "test" | "lint" | "build" | "execute"))
+        {
             return true;
         }
         let fam = |f: &str| chunk.families.iter().any(|x| x == f);

@@ -682,7 +682,12 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
         })
         && after_trim.trim_end_matches(['*', ':', ' ']).is_empty();
     // The line around it gives its particulars: "SEA to DFW on 2024-05-26, Flight HAT113".
-    let line = &t[line_start..line_end];
+    // (Near it: a long line with many ids is not scanned whole for each.)
+    let mut near_start = s.saturating_sub(80).max(line_start);
+    while !t.is_char_boundary(near_start) {
+        near_start += 1;
+    }
+    let line = &t[near_start..after_end];
     let dated = line.as_bytes().windows(10).any(|w| {
         w[..4].iter().all(u8::is_ascii_digit)
             && w[4] == b'-'
