@@ -44,6 +44,8 @@ struct NullResultLists {
     #[serde(default)]
     write_words: Vec<String>,
     #[serde(default)]
+    write_functions: Vec<String>,
+    #[serde(default)]
     match_commands: Vec<String>,
     #[serde(default)]
     runner_commands: Vec<String>,
@@ -235,6 +237,8 @@ pub struct Lexicon {
     pub empty: Vec<String>,
     pub retrieve_words: Vec<String>,
     pub write_words: Vec<String>,
+    /// Words of a helper function's name that make calling it a write (`edit_file_by_replace`).
+    pub write_functions: Vec<String>,
     pub match_commands: Vec<String>,
     /// Tools whose sub-command says what they do (`mix compile`, `npm test`).
     pub runner_commands: Vec<String>,
@@ -449,6 +453,7 @@ impl Lexicon {
             empty_prefix: lowercase(&n.empty_prefix),
             retrieve_words: n.retrieve_words.clone(),
             write_words: n.write_words.clone(),
+            write_functions: lowercase(&n.write_functions),
             match_commands: n.match_commands.clone(),
             runner_commands: n.runner_commands.clone(),
             quiet_subcommands: n.quiet_subcommands.clone(),
@@ -478,6 +483,7 @@ fn merge(into: &mut File, f: File) {
     n.empty.extend(f.null_result.empty);
     n.retrieve_words.extend(f.null_result.retrieve_words);
     n.write_words.extend(f.null_result.write_words);
+    n.write_functions.extend(f.null_result.write_functions);
     n.match_commands.extend(f.null_result.match_commands);
     n.runner_commands.extend(f.null_result.runner_commands);
     n.quiet_subcommands.extend(f.null_result.quiet_subcommands);

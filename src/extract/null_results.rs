@@ -232,7 +232,9 @@ impl CallKind {
             .map(|k| &args[..k])
             .filter(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
         if let Some(f) = function {
-            if f.split('_').any(|w| lex.write_words.iter().any(|x| x == w)) {
+            if f.split('_')
+                .any(|w| lex.write_functions.iter().any(|x| x == w))
+            {
                 return CallKind::Write;
             }
         }

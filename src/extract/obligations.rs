@@ -664,11 +664,7 @@ fn continues_in_call_records(traj: &Trajectory, i: usize) -> bool {
     traj.turns[i + 1..]
         .iter()
         .find(|u| u.result.is_none())
-        .is_some_and(|u| {
-            u.role == Role::Assistant
-                && !u.calls.is_empty()
-                && u.segments.iter().all(|s| s.text.text.trim().is_empty())
-        })
+        .is_some_and(|u| u.role == Role::Assistant && !u.calls.is_empty() && !u.has_text())
 }
 
 /// Bytes of prose that make a turn's text a delivered report rather than a remark.
