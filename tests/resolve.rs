@@ -623,7 +623,11 @@ fn a_sentence_that_looks_ahead_does_not_perform_what_it_names() {
 #[test]
 fn saying_or_writing_does_not_run_anything() {
     let long = REPORT_LINE.repeat(8);
-    let edit = call("c1", "edit", json!({"path": "src/units.py", "old": "1000", "new": "1024"}));
+    let edit = call(
+        "c1",
+        "edit",
+        json!({"path": "src/units.py", "old": "1000", "new": "1024"}),
+    );
     let a = analyse(json!([
         {"role": "user", "content": "Fix the KiB threshold."},
         // The opener promises a run; the final report below does not perform it.
