@@ -34,6 +34,7 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
         {"role": "assistant", "content": "We need specific details on the ticket prices."},
         {"role": "assistant", "content": "To proceed with the cancellation, I need the reservation ID."},
         {"role": "assistant", "content": "We need your user ID to look it up."},
+        {"role": "assistant", "content": "Everything we need is in the log."},
     ]));
     let owed = commitments(&a);
     let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
@@ -726,13 +727,15 @@ fn a_pronoun_after_a_sentence_naming_a_file_resolves_in_its_turn() {
         {"role": "user", "content": "Fix the TimeDelta rounding in fields.py."},
         {"role": "assistant", "content": "It looks like `fields.py` is not in the root. Let's use find_file to see where it is."},
         {"role": "assistant", "content": "The search returned nothing. Let's use find_file to see where it is."},
+        {"role": "assistant", "content": "The fee was $245.50 (e.g. for bags). Let's check where it is."},
     ]));
     let turns: Vec<usize> = of_kind(&a, &[Subkind::Pronoun])
         .iter()
         .map(|f| f.turn)
         .collect();
-    // Only where no earlier sentence of the turn named the file does "it" point back.
-    assert_eq!(turns, [2]);
+    // Only where no earlier sentence of the turn named the file does "it" point back (an
+    // amount or "e.g." names no file).
+    assert_eq!(turns, [2, 3]);
 }
 
 #[test]

@@ -562,8 +562,17 @@ fn names_a_thing(before: &str) -> bool {
 
 /// Whether a text names code, a file or a path (`fields.py`, `src/`).
 fn names_code(text: &str) -> bool {
-    text.split_whitespace()
-        .any(|w| w.contains('`') || w.trim_end_matches([',', '.']).contains(['.', '/']))
+    text.split_whitespace().any(|w| {
+        let w = w.trim_matches([',', '.', '(', ')', ':', '"', '\'']);
+        // ("e.g.", "$245.50", "05/26" are not names.)
+        w.contains('`')
+            || w.contains(['.', '/'])
+                && w.chars().any(|c| c.is_ascii_alphabetic())
+                && !matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "e.g" | "i.e" | "etc" | "vs"
+                )
+    })
 }
 
 fn is_expletive(from_pronoun: &str, lex: &Lexicon) -> bool {
