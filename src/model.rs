@@ -138,6 +138,13 @@ impl Turn {
     pub fn has_text(&self) -> bool {
         self.segments.iter().any(|s| !s.text.text.trim().is_empty())
     }
+
+    /// Whether the turn says anything in words (prose, not code or a payload).
+    pub fn has_prose(&self) -> bool {
+        self.segments
+            .iter()
+            .any(|s| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
+    }
 }
 
 /// A compaction found in the log, resolved to turn indices.

@@ -11,7 +11,7 @@ use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{todo_items, todo_key, DELIVERED};
 use crate::extract::words::{call_terms, sentences, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
-use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory, Turn};
+use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory};
 use crate::text::Text;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -404,13 +404,6 @@ fn resolve_with_calls(
     }
 }
 
-/// Whether a turn says anything in words.
-fn speaks(turn: &Turn) -> bool {
-    turn.segments
-        .iter()
-        .any(|s| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
-}
-
 /// Whether a call of turn `t` never ran because a sibling failed.
 fn cascaded(traj: &Trajectory, t: usize, lex: &Lexicon) -> bool {
     traj.turns[t + 1..]
@@ -450,7 +443,7 @@ fn redoes(
     traj.turns[t..]
         .iter()
         .enumerate()
-        .take_while(|(k, u)| *k == 0 || u.role != Role::Assistant || !speaks(u))
+        .take_while(|(k, u)| *k == 0 || u.role != Role::Assistant || !u.has_prose())
         .flat_map(|(_, u)| &u.calls)
         .any(|c| {
             let theirs = call_terms("", &c.arguments);
@@ -662,7 +655,7 @@ fn resolve_with_prose(
     // A call that never ran because that one failed (a cascade) goes with it when the change of
     // course redoes it. Such a call, written as a record of its own (Claude Code writes each
     // parallel call so), belongs to the failed batch: the failures still wait after it.
-    if assistant && (speaks(turn) || waiting.is_empty() || !cascaded(traj, t, lex)) {
+    if assistant && (turn.has_prose() || waiting.is_empty() || !cascaded(traj, t, lex)) {
         let (cascades, causes): (Vec<usize>, Vec<usize>) = waiting
             .iter()
             .partition(|&&id| lex.cascade.is_match(&facts[id].text));

@@ -352,7 +352,9 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
             | "container.exec"
     ) || name.contains("bash")
         || name.contains("shell");
-    let raw = json_field(&call.arguments, "command")
+    let command = json_field(&call.arguments, "command");
+    let is_sub_command = command.is_some();
+    let raw = command
         .or_else(|| json_field(&call.arguments, "cmd"))
         .or_else(|| {
             (!call.arguments.trim_start().starts_with('{')).then(|| call.arguments.clone())
@@ -360,7 +362,7 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
     if !shellish && raw.contains('{') {
         return None;
     }
-    if !shellish && json_field(&call.arguments, "command").is_some() && name != "run" {
+    if !shellish && is_sub_command && name != "run" {
         // e.g. str_replace_editor {"command": "view"}: a sub-command, not a shell line.
         if !raw.contains(' ') {
             return None;

@@ -791,15 +791,19 @@ fn is_label_value(item: &str) -> bool {
         .is_some_and(|k| k > 0 && k < 40 && !body[..k].contains(". "))
 }
 
-fn first_word(item: &str) -> String {
+/// The words of a list item's text, after its marker, lowercased.
+fn item_words(item: &str) -> impl Iterator<Item = String> + '_ {
     let off = is_list_item(item).unwrap_or(0);
     // `test_map_tokens`: an identifier, not the verb "test".
     item[off..]
         .trim_start_matches(|c: char| !c.is_alphanumeric())
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .next()
-        .unwrap_or("")
-        .to_lowercase()
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+fn first_word(item: &str) -> String {
+    item_words(item).next().unwrap_or_default()
 }
 
 fn starts_imperative(item: &str, lex: &Lexicon) -> bool {
@@ -809,13 +813,10 @@ fn starts_imperative(item: &str, lex: &Lexicon) -> bool {
 
 /// "Added the option", "We defined a function": a report of work done.
 fn starts_past(item: &str) -> bool {
-    let off = is_list_item(item).unwrap_or(0);
-    let mut words = item[off..]
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty());
-    let mut w = words.next().unwrap_or("").to_lowercase();
+    let mut words = item_words(item);
+    let mut w = words.next().unwrap_or_default();
     if matches!(w.as_str(), "i" | "we") {
-        w = words.next().unwrap_or("").to_lowercase();
+        w = words.next().unwrap_or_default();
     }
     w.len() > 4
         && w.ends_with("ed")

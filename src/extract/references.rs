@@ -624,6 +624,11 @@ const CLAUSE_VERBS: &[&str] = &[
     "allows",
 ];
 
+/// A list line without its marker ("- ", "2. ", "**").
+fn unmarked(l: &str) -> &str {
+    l.trim_start_matches(|c: char| c.is_whitespace() || "-*•0123456789.)".contains(c))
+}
+
 /// Whether the text around an identifier restates what it denotes ("HAT052 (03:00 EST)",
 /// "Certificate 7504069: $250", "**Flight HAT052**: LAX to ORD"), so no earlier turn is needed.
 fn restated(t: &str, s: usize, e: usize) -> bool {
@@ -671,13 +676,12 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
         || after.contains(" from ")
         || after.contains(" departing ");
     // A record in a list: "1. **Flight HAT052**" followed by its fields.
-    let item =
-        before.trim_start_matches(|c: char| c.is_whitespace() || "-*•0123456789.)".contains(c));
+    let item = unmarked(before);
     let listing = before.contains("**") && item.split_whitespace().count() <= 2;
     // A field line under it ("- Origin: JFK") describes it; a sibling item with the same
     // label ("2. Reservation ID: LU15PA") is the next record, not a field of this one.
     let label = |l: &str| -> String {
-        let l = l.trim_start_matches(|c: char| c.is_whitespace() || "-*•0123456789.)".contains(c));
+        let l = unmarked(l);
         l.find(':').map_or(String::new(), |k| l[..k].to_lowercase())
     };
     let next_line_field = t[line_end..]
