@@ -42,6 +42,19 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
 }
 
 #[test]
+fn being_at_hand_is_no_action_owed() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I need to check my calendar first."},
+        {"role": "assistant", "content": "Take your time, I'll be here whenever you're ready."},
+        {"role": "assistant", "content": "Once you have the reservation ID, I'll be able to assist you with the change."},
+        {"role": "assistant", "content": "When you are back, I'll cancel the old booking."},
+    ]));
+    let owed = commitments(&a);
+    let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
+    assert_eq!(turns, [3], "{owed:#?}");
+}
+
+#[test]
 fn a_goal_the_turns_edit_is_made_for_is_not_owed() {
     let edit = call(
         "c1",
