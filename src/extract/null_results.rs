@@ -726,6 +726,31 @@ mod tests {
     }
 
     #[test]
+    fn a_web_page_that_blocks_the_agent_is_an_error() {
+        let page = |title: &str, body: &str| {
+            format!("I clicked 'Zillow'.\n\nHere is a screenshot of [{title}](https://example.com/x). The viewport shows 100% of the webpage.\nAutomatic OCR of the page screenshot has detected the following text:\n\n{body}")
+        };
+        assert_eq!(
+            verdict(&page("Access to this page has been denied", "Press & Hold")),
+            Some(Subkind::Error)
+        );
+        assert_eq!(
+            verdict(&page(
+                "Pardon Our Interruption",
+                "Pardon Our Interruption..."
+            )),
+            Some(Subkind::Error)
+        );
+        assert_eq!(
+            verdict(&page(
+                "Queen Anne homes for sale",
+                "3 beds, 2 baths, $845,000"
+            )),
+            None
+        );
+    }
+
+    #[test]
     fn empty_output_after_headers() {
         let l = lex();
         assert!(is_empty_output("", &l));
