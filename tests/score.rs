@@ -250,8 +250,8 @@ fn labels_resolve_and_every_target_holds() {
 }
 
 /// The held-out set (`corpus/heldout/`): real trajectories labeled by people who saw neither the
-/// analyzer's output nor its code, scored the same way (its last eight files were first scored
-/// before any change was made with them in view; the README gives those figures too). Its
+/// analyzer's output nor its code, scored the same way (it grew in batches, each first scored
+/// before any change was made with it in view; the README gives those figures too). Its
 /// figures are printed for the record, as the team's own held-out evaluation would
 /// give them; the targets are asserted on the labeled corpus above, not here (the
 /// README gives both). Label integrity is asserted as everywhere.
