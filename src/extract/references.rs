@@ -1019,5 +1019,11 @@ mod tests {
             .map(|(s, e)| &t[s..e])
             .collect();
         assert_eq!(ids, vec!["HAT072", "4WQ150", "sofia_kim_7287"]);
+        let t = "Closing spotter-4te.3 and gqc.7 on ubuntu-22.04 with python3.11.";
+        let ids: Vec<&str> = identifiers(t, &lex)
+            .into_iter()
+            .map(|(s, e)| &t[s..e])
+            .collect();
+        assert_eq!(ids, vec!["spotter-4te.3", "gqc.7"]);
     }
 }
