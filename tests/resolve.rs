@@ -42,6 +42,34 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
 }
 
 #[test]
+fn a_user_s_reply_points_back_with_its_pronoun() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to change my flight to May 20."},
+        {"role": "assistant", "content": "The change costs $120 and goes on your Visa card. Shall I proceed?"},
+        {"role": "user", "content": "Yes, everything looks correct."},
+        {"role": "assistant", "content": "Your flight is changed."},
+        {"role": "user", "content": "Thank you for handling that."},
+        {"role": "assistant", "content": "Which city do you depart from?"},
+        {"role": "user", "content": "Certainly, it's New York City."},
+        {"role": "assistant", "content": "I could not find a reservation under that name."},
+        {"role": "user", "content": "I see, that's unfortunate. I'll try to find it and get back to you."},
+        {"role": "assistant", "content": "Take your time."},
+        {"role": "user", "content": "Thanks for your help, I'll be using my card for the next trip."},
+    ]));
+    let mut turns: Vec<usize> = of_kind(&a, &[Subkind::Pronoun])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    turns.dedup();
+    assert_eq!(
+        turns,
+        [2, 4, 6, 8],
+        "{:#?}",
+        of_kind(&a, &[Subkind::Pronoun])
+    );
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},
