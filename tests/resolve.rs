@@ -70,6 +70,32 @@ fn a_user_s_reply_points_back_with_its_pronoun() {
 }
 
 #[test]
+fn these_changes_before_a_commit_point_back_and_this_change_before_its_edit_does_not() {
+    let edit = |id: &str| {
+        call(
+            id,
+            "edit",
+            json!({"path": "src/otel.ex", "old": "a", "new": "b"}),
+        )
+    };
+    let git = call("c3", "bash", json!({"command": "git status"}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Add tracing to the hook scripts."},
+        {"role": "assistant", "content": "Let me update the hook.", "tool_calls": [edit("c1")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "File updated."},
+        {"role": "assistant", "content": "Now let me apply this change:", "tool_calls": [edit("c2")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "File updated."},
+        {"role": "assistant", "content": "Excellent! Now let me commit these changes:", "tool_calls": [git]},
+        {"role": "tool", "tool_call_id": "c3", "content": "M src/otel.ex"},
+    ]));
+    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Anaphoric])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(found, [(5, "these changes")]);
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},

@@ -372,6 +372,7 @@ fn find_in_turn(
                     continue;
                 }
                 if rest_of_line.trim_end().ends_with(':')
+                    && !done_before_the_calls(noun, t[e..].trim(), turn, vis, lex)
                     || rest_of_line.trim().is_empty() && t[e..].trim_start().starts_with("```")
                 {
                     continue;
@@ -716,6 +717,31 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
 ];
+
+/// Whether "these changes:" ending a turn's words (`after` is what follows it) points back at
+/// earlier work rather than at the calls it introduces: earlier turns did what the noun names
+/// ("changes": edits) and none of this turn's calls does it ("Let me commit these changes:"
+/// with `git status`; not "Let me apply this change:" with an edit).
+fn done_before_the_calls(
+    noun: &str,
+    after: &str,
+    turn: &Turn,
+    vis: &Visible,
+    lex: &Lexicon,
+) -> bool {
+    if after.trim_start_matches(':').trim().is_empty() && !turn.calls.is_empty() {
+        let families = super::obligations::families_of(noun, lex);
+        let done_before = families.iter().any(|f| vis.by_family.contains_key(f));
+        done_before
+            && !turn.calls.iter().any(|c| {
+                super::obligations::call_families(c, lex)
+                    .iter()
+                    .any(|f| families.contains(f))
+            })
+    } else {
+        false
+    }
+}
 
 /// Opaque identifiers in a text: pattern matches holding a letter and a digit, not inside a
 /// path or URL.
