@@ -108,7 +108,7 @@ impl Pending {
         for term in &f.terms {
             self.by_term.entry(term.clone()).or_default().push(id);
         }
-        if f.subkind == Subkind::ToolRetry {
+        if matches!(f.subkind, Subkind::ToolRetry | Subkind::SelfCommitment) {
             if let Some(tool) = &f.tool {
                 self.by_tool.entry(tool.clone()).or_default().push(id);
             }

@@ -96,6 +96,29 @@ fn these_changes_before_a_commit_point_back_and_this_change_before_its_edit_does
 }
 
 #[test]
+fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
+    let read = |id: &str, path: &str| call(id, "Read", json!({"file_path": path}));
+    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Wire the trace id through the enqueue path."},
+        {"role": "assistant", "content": "Let me read the relevant files:",
+         "tool_calls": [read("c1", "config/config.exs")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "import Config"},
+        {"role": "assistant", "content": null, "tool_calls": [read("c2", "lib/jobs/enrich.ex")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "defmodule Enrich do"},
+        {"role": "assistant", "content": "Let me run the tests.", "tool_calls": [bash("c3", "mix test")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "12 tests, 0 failures"},
+        {"role": "assistant", "content": null, "tool_calls": [bash("c4", "mix credo")]},
+        {"role": "tool", "tool_call_id": "c4", "content": "no issues"},
+    ]));
+    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
+        .iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},

@@ -101,7 +101,8 @@ pub struct Fact {
     /// The kind of action an obligation owes (its verb's family: `edit`, `test`, `read`, …),
     /// so that only a call of a fitting kind discharges it.
     pub action: Option<String>,
-    /// The tool a null result or retry came from.
+    /// The tool a null result or retry came from, or that a set of actions done one call at a
+    /// time goes on with (a later call of it performs the rest).
     pub tool: Option<String>,
     /// A todo item's normalized content (TodoWrite-style plans), matched across later writes.
     pub todo_key: Option<String>,

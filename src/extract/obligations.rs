@@ -187,10 +187,21 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
         // records that follow (Claude Code writes each parallel call as one): the turn does one
         // of them, the rest are owed to those records.
         let batch_follows = turn.calls.len() == 1 && continues_in_call_records(traj, i);
+        // "Let me read the relevant files:" with one Read, the next file read by a wordless
+        // call of the same tool after its result: the set is read one call at a time.
+        let same_tool_follows = turn.calls.len() == 1 && same_tool_follows(traj, i);
+        let one_at_a_time = |chunk: &ChunkWords| {
+            (batch_follows && chunk.quantified
+                || same_tool_follows
+                    && (chunk.quantified || chunk.plural)
+                    && chunk.families.iter().any(|f| f == "read" || f == "search")
+                    && !chunk.goal)
+                && !chunk.terms.is_empty()
+        };
         for c in &immediate {
             let owed: Vec<usize> = (0..c.chunks.len())
                 .filter(|&k| {
-                    if batch_follows && c.chunks[k].quantified && !c.chunks[k].terms.is_empty() {
+                    if one_at_a_time(&c.chunks[k]) {
                         return true;
                     }
                     if c.deferred_from.is_some_and(|d| k >= d) {
@@ -211,7 +222,12 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                 })
                 .collect();
             if !owed.is_empty() {
-                facts.push(c.fact(i, Some(&owed)));
+                let mut f = c.fact(i, Some(&owed));
+                // The next call of the same tool goes on with the set: it performs the rest.
+                if owed.iter().all(|&k| one_at_a_time(&c.chunks[k])) {
+                    f.tool = turn.calls.first().map(|call| call.name.clone());
+                }
+                facts.push(f);
             }
         }
         todo_steps(i, turn, bytes, lex, facts);
@@ -486,6 +502,8 @@ pub struct ChunkWords {
     pub code: Vec<Vec<String>>,
     /// Its object is a set ("all the key files", "each module", "these files").
     pub quantified: bool,
+    /// Its object is plural ("the relevant files", "the shell scripts").
+    pub plural: bool,
     /// It names a text to deliver ("a comprehensive summary", "the recommendations"): a word of
     /// the `report` family that is not a participle ("the bug reported in #12" is not one).
     pub delivers: bool,
@@ -530,6 +548,15 @@ impl ChunkWords {
                     _ => false,
                 }
             },
+            // (Of the object, not of a purpose: "look at the CSS to understand the rows".)
+            // ("check if there are any tests" asks one question.)
+            plural: !text.contains(" if ")
+                && !text.contains(" whether ")
+                && tokens(object_part(text)).last().is_some_and(|(_, w)| {
+                    w.len() > 3
+                        && w.ends_with('s')
+                        && !["ss", "us", "is"].iter().any(|x| w.ends_with(x))
+                }),
             quantified: tokens(text).any(|(_, w)| {
                 ["all", "each", "every", "these", "those", "both"]
                     .iter()
@@ -660,6 +687,29 @@ impl CallWords {
 }
 
 /// Whether the turn after `i`'s results is an assistant record with calls and no words.
+/// An action's words up to a purpose clause ("to understand …", "for patterns").
+fn object_part(text: &str) -> &str {
+    [" to ", " for ", " so ", " in order "]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .map_or(text, |k| &text[..k])
+}
+
+/// Whether the next assistant turn after turn `i`'s results is a wordless call of the tool
+/// turn `i` called.
+fn same_tool_follows(traj: &Trajectory, i: usize) -> bool {
+    let Some(tool) = traj.turns[i].calls.first().map(|c| &c.name) else {
+        return false;
+    };
+    traj.turns[i + 1..]
+        .iter()
+        .find(|u| u.result.is_none())
+        .is_some_and(|u| {
+            u.role == Role::Assistant && !u.has_text() && u.calls.iter().any(|c| &c.name == tool)
+        })
+}
+
 fn continues_in_call_records(traj: &Trajectory, i: usize) -> bool {
     traj.turns[i + 1..]
         .iter()
