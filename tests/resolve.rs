@@ -35,6 +35,7 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
         {"role": "assistant", "content": "To proceed with the cancellation, I need the reservation ID."},
         {"role": "assistant", "content": "We need your user ID to look it up."},
         {"role": "assistant", "content": "Everything we need is in the log."},
+        {"role": "assistant", "content": "Once confirmed, I'll also need a payment method for the fare difference."},
     ]));
     let owed = commitments(&a);
     let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
