@@ -120,6 +120,25 @@ fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
 }
 
 #[test]
+fn verifying_a_build_is_done_by_running_it_and_the_tests_it_names_are_still_owed() {
+    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Add the OTEL dependencies."},
+        {"role": "assistant", "content": "Now let me verify compilation:",
+         "tool_calls": [bash("c1", "mix compile 2>&1 | tail -20")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Compiling 3 files (.ex)"},
+        {"role": "assistant", "content": "I need to fetch dependencies first:",
+         "tool_calls": [bash("c2", "mix deps.get")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Resolving Hex dependencies..."},
+        {"role": "assistant", "content": "Let me verify the build and the tests:",
+         "tool_calls": [bash("c3", "mix compile")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "Compiling 1 file (.ex)"},
+    ]));
+    let turns: Vec<usize> = commitments(&a).iter().map(|f| f.turn).collect();
+    assert_eq!(turns, [5], "{:#?}", commitments(&a));
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},

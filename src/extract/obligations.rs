@@ -679,14 +679,18 @@ impl CallWords {
             return false;
         }
         let look = fam("read") || fam("search") || fam("verify");
+        // "verify compilation" with `mix compile`: running the build is how it is verified.
+        let verified_by_running = fam("verify")
+            && !domain.is_empty()
+            && domain.iter().all(|f| self.families.contains(*f));
         let kind_matches = chunk.families.iter().any(|f| self.families.contains(f))
             || self.writes && fam("edit")
-            || self.retrieves && look;
+            || self.retrieves && look
+            || verified_by_running;
         kind_matches && (lone || words)
     }
 }
 
-/// Whether the turn after `i`'s results is an assistant record with calls and no words.
 /// An action's words up to a purpose clause ("to understand …", "for patterns").
 fn object_part(text: &str) -> &str {
     [" to ", " for ", " so ", " in order "]
@@ -710,6 +714,7 @@ fn same_tool_follows(traj: &Trajectory, i: usize) -> bool {
         })
 }
 
+/// Whether the turn after `i`'s results is an assistant record with calls and no words.
 fn continues_in_call_records(traj: &Trajectory, i: usize) -> bool {
     traj.turns[i + 1..]
         .iter()
