@@ -139,6 +139,28 @@ fn verifying_a_build_is_done_by_running_it_and_the_tests_it_names_are_still_owed
 }
 
 #[test]
+fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
+    let a = analyse(json!([
+        {"role": "system", "content": "You are a coding agent. Report every error you meet."},
+        {"role": "user", "content": "Add row classes to the transcript."},
+        {"role": "system", "content": "<system-reminder>\nPostToolUse:Edit hook additional context: [COMPILE ERROR]\nCompiling 2 files (.ex)\n     error: undefined function transcript_row_classes/3\n</system-reminder>"},
+        {"role": "assistant", "content": "The compile error says transcript_row_classes/3 is undefined; I defined it with two arguments. Fixed by adding the third."},
+    ]));
+    let errors: Vec<(usize, &str, Status)> = of_kind(&a, &[Subkind::Error])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str(), f.status))
+        .collect();
+    assert_eq!(
+        errors,
+        [(
+            2,
+            "error: undefined function transcript_row_classes/3",
+            Status::Incorporated
+        )]
+    );
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},

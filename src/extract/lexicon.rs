@@ -36,6 +36,8 @@ struct NullResultLists {
     #[serde(default)]
     cascade: Vec<String>,
     #[serde(default)]
+    hook_feedback: Vec<String>,
+    #[serde(default)]
     pseudo: Vec<String>,
     #[serde(default)]
     empty: Vec<String>,
@@ -233,6 +235,8 @@ pub struct Lexicon {
     pub error_anywhere: Patterns,
     /// A call that did not run because a sibling call failed.
     pub cascade: Patterns,
+    /// The header of a hook's feedback injected after a call (an observation of a problem).
+    pub hook_feedback: Patterns,
     pub pseudo: Patterns,
     pub empty: Vec<String>,
     pub retrieve_words: Vec<String>,
@@ -375,11 +379,12 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 23] = [
+        let lists: [(&[String], &str); 24] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
             (&n.cascade, "null_result.cascade"),
+            (&n.hook_feedback, "null_result.hook_feedback"),
             (&n.pseudo, "null_result.pseudo"),
             (&merged.retry.defer, "retry.defer"),
             (&o.commitment, "obligation.commitment"),
@@ -427,6 +432,7 @@ impl Lexicon {
             error: next()?,
             error_anywhere: next()?,
             cascade: next()?,
+            hook_feedback: next()?,
             pseudo: next()?,
             retry: next()?,
             commitment: next()?,
@@ -479,6 +485,7 @@ fn merge(into: &mut File, f: File) {
     n.error.extend(f.null_result.error);
     n.error_anywhere.extend(f.null_result.error_anywhere);
     n.cascade.extend(f.null_result.cascade);
+    n.hook_feedback.extend(f.null_result.hook_feedback);
     n.pseudo.extend(f.null_result.pseudo);
     n.empty.extend(f.null_result.empty);
     n.retrieve_words.extend(f.null_result.retrieve_words);

@@ -5,7 +5,7 @@
 //! defer the work ("retry after 30s", HTTP 429) also give a `tool_retry` obligation here.
 
 use super::lexicon::Lexicon;
-use super::words::{call_terms, is_stopword};
+use super::words::{call_terms, is_stopword, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
 use crate::text::Text;
@@ -16,6 +16,10 @@ const TAIL_LINES: usize = 6;
 
 pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
     for (i, turn) in traj.turns.iter().enumerate() {
+        if turn.role == Role::System {
+            facts.extend(hook_feedback(i, turn, lex));
+            continue;
+        }
         if turn.role != Role::Tool {
             continue;
         }
@@ -100,30 +104,65 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
             f.terms = call.map(query_terms).unwrap_or_default();
             // What the tool said failed or was missing, when it said so in words.
             if text_hit.is_some() {
-                // Paths and locations (`tests/test_main.py:16:1:`) say where, not what failed.
-                let message: String = f
-                    .text
-                    .split_whitespace()
-                    .filter(|w| {
-                        !w.contains('/')
-                            && !w.contains('\\')
-                            && !w.trim_end_matches(':').contains(':')
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                for t in super::words::terms(&message) {
-                    if !GENERIC_FAILURE_WORDS.contains(&t.as_str()) {
-                        // Marked '!': words of the failure itself, which a later turn may quote.
-                        f.terms.push(format!("!{t}"));
-                        if !f.terms.contains(&t) {
-                            f.terms.push(t);
-                        }
-                    }
-                }
+                add_failure_terms(&mut f);
             }
             facts.push(f);
         }
     }
+}
+
+/// Adds the words of the failure message a fact quotes, marked '!' (words of the failure
+/// itself, which a later turn may quote).
+fn add_failure_terms(f: &mut Fact) {
+    // Paths and locations (`tests/test_main.py:16:1:`) say where, not what failed.
+    let message: String = f
+        .text
+        .split_whitespace()
+        .filter(|w| !w.contains('/') && !w.contains('\\') && !w.trim_end_matches(':').contains(':'))
+        .collect::<Vec<_>>()
+        .join(" ");
+    for t in super::words::terms(&message) {
+        if !GENERIC_FAILURE_WORDS.contains(&t.as_str()) {
+            f.terms.push(format!("!{t}"));
+            if !f.terms.contains(&t) {
+                f.terms.push(t);
+            }
+        }
+    }
+}
+
+/// A hook's feedback injected after a call (Claude Code's "PostToolUse:Edit hook additional
+/// context: [COMPILE ERROR] …"): an observation of the environment that a hook only makes to
+/// report a problem, so an `error`. The fact is the first line that names an error or a
+/// warning (else the first line reported); its words are those of the whole report.
+fn hook_feedback(i: usize, turn: &crate::model::Turn, lex: &Lexicon) -> Option<Fact> {
+    const REPORT_LINES: usize = 12;
+    turn.segments.iter().find_map(|seg| {
+        let t = &seg.text;
+        let (_, header_end) = lex.hook_feedback.first(&t.text)?;
+        let body_start = t.text[header_end..]
+            .find('\n')
+            .map_or(t.text.len(), |k| header_end + k);
+        let body = &t.text[body_start..];
+        let body = &body[..body.find("</system-reminder>").unwrap_or(body.len())];
+        let lines: Vec<&str> = body
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.chars().any(char::is_alphanumeric))
+            .take(REPORT_LINES)
+            .collect();
+        let names_it = |l: &&&str| {
+            tokens(l)
+                .any(|(_, w)| w.eq_ignore_ascii_case("error") || w.eq_ignore_ascii_case("warning"))
+        };
+        let line = lines.iter().find(names_it).or(lines.first())?;
+        let start = body_start + body.find(line)?;
+        let mut f = fact_at(Subkind::Error, i, t, start, start + line.len());
+        let full = std::mem::replace(&mut f.text, lines.join("\n"));
+        add_failure_terms(&mut f);
+        f.text = full;
+        Some(f)
+    })
 }
 
 /// Words every failure message has: they say nothing about what failed.
