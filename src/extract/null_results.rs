@@ -787,6 +787,37 @@ mod tests {
             )),
             None
         );
+        assert_eq!(
+            verdict(&page(
+                "fubo",
+                "Fubo content is currently not available in your location."
+            )),
+            Some(Subkind::Error)
+        );
+    }
+
+    #[test]
+    fn a_test_or_lint_summary_that_counts_problems_is_an_error() {
+        assert_eq!(
+            verdict(
+                "Running ExUnit\n...\nFinished in 2.1 seconds\n14 doctests, 297 tests, 11 failures"
+            ),
+            Some(Subkind::Error)
+        );
+        assert_eq!(
+            verdict(
+                "Running ExUnit\n...\nFinished in 2.1 seconds\n14 doctests, 297 tests, 0 failures"
+            ),
+            None
+        );
+        assert_eq!(
+            verdict("Analysis took 0.3 seconds\n679 mods/funs, found 1 code readability issue."),
+            Some(Subkind::Error)
+        );
+        assert_eq!(
+            verdict("Analysis took 0.3 seconds\n679 mods/funs, found no issues."),
+            None
+        );
     }
 
     #[test]
