@@ -516,6 +516,7 @@ fn resolve_with_prose(
                         )
                     );
                     if Some(f.turn) == opener
+                        && f.turn < t
                         && f.subkind == Subkind::SelfCommitment
                         && !runs
                         && !pending.frozen[id]

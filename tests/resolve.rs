@@ -161,6 +161,21 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
 }
 
 #[test]
+fn a_final_report_does_not_deliver_what_it_promises_itself() {
+    let summary = format!(
+        "## Summary\n\n{}\n\nOptional next step: Then proceed to the migration for the new column.",
+        "The annotation schema was extended with a state field and the renderer now shows it. "
+            .repeat(6)
+    );
+    let a = analyse(json!([
+        {"role": "user", "content": "Summarize the conversation so far."},
+        {"role": "assistant", "content": summary},
+    ]));
+    let owed: Vec<(usize, Status)> = commitments(&a).iter().map(|f| (f.turn, f.status)).collect();
+    assert_eq!(owed, [(1, Status::Open)]);
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},
