@@ -176,6 +176,22 @@ fn a_final_report_does_not_deliver_what_it_promises_itself() {
 }
 
 #[test]
+fn an_owner_s_last_thing_is_dated_and_a_turn_s_own_list_is_what_its_these_means() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to change my flight."},
+        {"role": "assistant", "content": "Sure, which reservation?"},
+        {"role": "user", "content": "It's my last reservation, the one in your recent records too."},
+        {"role": "assistant", "content": "Here is the plan:\n1. Move the outbound flight to May 19.\n2. Keep the return flight.\nPlease confirm if you would like to proceed with these changes."},
+        {"role": "user", "content": "Is that my last update? Yes, go ahead with these changes."},
+    ]));
+    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Ordinal, Subkind::Anaphoric])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(found, [(4, "my last update"), (4, "these changes")]);
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},

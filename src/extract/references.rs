@@ -272,6 +272,16 @@ fn find_in_turn(
             if restates_in_parentheses(t, e) {
                 continue;
             }
+            // "my last reservation": the latest one the user has, not the last of a list.
+            let mut words = t[s..e].split_whitespace().map(str::to_lowercase);
+            if let (Some(det), Some(ord), Some(noun)) = (words.next(), words.next(), words.last()) {
+                if matches!(det.as_str(), "my" | "your" | "our")
+                    && ord == "last"
+                    && dated_not_pointed(&noun, lex)
+                {
+                    continue;
+                }
+            }
             let mut f = fact_at(Subkind::Ordinal, i, text, s, e);
             // What the ordinal counts may be calls: "the second edit", "the file you grepped".
             let with_clause: String = t[s..]
@@ -330,12 +340,23 @@ fn find_in_turn(
                 continue;
             }
             // Past a turn's opening, "this"/"these" point at what the turn itself shows when it
-            // shows something (the edit it makes, the code it quotes).
+            // shows something (the edit it makes, the code it quotes, the list it has just
+            // given: "1. Change the flight … Please confirm these changes").
             if matches!(demonstrative.as_deref(), Some("this" | "these"))
                 && s >= opening_end
-                && (shows_work || t.contains("```"))
+                && (shows_work || t.contains("```") || list_before(s))
             {
                 continue;
+            }
+            // "my last reservation", "your recent reservation": when the owner's, a thing is
+            // dated, not pointed back at ("my last update" is an event of this log: it is).
+            if let Some(cue) = c.get(2).map(|b| b.as_str().to_lowercase()) {
+                let owned = ["my ", "your ", "our "]
+                    .iter()
+                    .any(|d| m.as_str().to_lowercase().starts_with(d));
+                if owned && cue.ends_with("recent") && dated_not_pointed(noun, lex) {
+                    continue;
+                }
             }
             // "I'll need your user ID and the reservation ID. Could you provide these details?":
             // a noun that stands in for whatever was just named points inside the turn.
@@ -717,6 +738,12 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
 ];
+
+/// Whether an owner's "last / recent X" dates a thing rather than pointing back: X names no
+/// action ("my last reservation"; not "my last update", an event of this log).
+fn dated_not_pointed(noun: &str, lex: &Lexicon) -> bool {
+    super::obligations::families_of(noun, lex).is_empty()
+}
 
 /// Whether "these changes:" ending a turn's words (`after` is what follows it) points back at
 /// earlier work rather than at the calls it introduces: earlier turns did what the noun names
