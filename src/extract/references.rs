@@ -274,7 +274,9 @@ fn find_in_turn(
             }
             // "my last reservation": the latest one the user has, not the last of a list.
             let mut words = t[s..e].split_whitespace().map(str::to_lowercase);
-            if let (Some(det), Some(ord), Some(noun)) = (words.next(), words.next(), words.last()) {
+            if let (Some(det), Some(ord), Some(noun)) =
+                (words.next(), words.next(), words.next_back())
+            {
                 if matches!(det.as_str(), "my" | "your" | "our")
                     && ord == "last"
                     && dated_not_pointed(&noun, lex)
