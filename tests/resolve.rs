@@ -36,10 +36,12 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
         {"role": "assistant", "content": "We need your user ID to look it up."},
         {"role": "assistant", "content": "Everything we need is in the log."},
         {"role": "assistant", "content": "Once confirmed, I'll also need a payment method for the fare difference."},
+        {"role": "assistant", "content": "I'll check the server logs next since I need the stack trace."},
+        {"role": "assistant", "content": "I'll need a helper function to parse the ISO dates."},
     ]));
     let owed = commitments(&a);
     let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
-    assert_eq!(turns, [1], "{owed:#?}");
+    assert_eq!(turns, [1, 6, 7], "{owed:#?}");
 }
 
 #[test]
@@ -57,16 +59,19 @@ fn a_user_s_reply_points_back_with_its_pronoun() {
         {"role": "assistant", "content": "Take your time."},
         {"role": "user", "content": "Thanks for your help, I'll be using my card for the next trip."},
     ]));
-    let mut turns: Vec<usize> = of_kind(&a, &[Subkind::Pronoun])
+    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Pronoun])
         .iter()
-        .map(|f| f.turn)
+        .map(|f| (f.turn, f.text.as_str()))
         .collect();
-    turns.dedup();
     assert_eq!(
-        turns,
-        [2, 4, 6, 8],
-        "{:#?}",
-        of_kind(&a, &[Subkind::Pronoun])
+        found,
+        [
+            (2, "Yes, everything looks correct"),
+            (4, "handling that"),
+            (6, "Certainly, it"),
+            (8, "I see, that"),
+            (8, "find it")
+        ]
     );
 }
 
@@ -76,10 +81,14 @@ fn these_changes_before_a_commit_point_back_and_this_change_before_its_edit_does
         call(
             id,
             "edit",
-            json!({"path": "src/otel.ex", "old": "a", "new": "b"}),
+            json!({"path": "src/otel.ex", "old_string": "a", "new_string": "b"}),
         )
     };
-    let git = call("c3", "bash", json!({"command": "git status"}));
+    let git = call(
+        "c3",
+        "bash",
+        json!({"command": "git add -A && git commit -m \"Add tracing to the hook\""}),
+    );
     let a = analyse(json!([
         {"role": "user", "content": "Add tracing to the hook scripts."},
         {"role": "assistant", "content": "Let me update the hook.", "tool_calls": [edit("c1")]},
@@ -127,15 +136,16 @@ fn verifying_a_build_is_done_by_running_it_and_the_tests_it_names_are_still_owed
         {"role": "assistant", "content": "Now let me verify compilation:",
          "tool_calls": [bash("c1", "mix compile 2>&1 | tail -20")]},
         {"role": "tool", "tool_call_id": "c1", "content": "Compiling 3 files (.ex)"},
-        {"role": "assistant", "content": "I need to fetch dependencies first:",
-         "tool_calls": [bash("c2", "mix deps.get")]},
-        {"role": "tool", "tool_call_id": "c2", "content": "Resolving Hex dependencies..."},
+        {"role": "assistant", "content": "Now let me verify the installation:",
+         "tool_calls": [bash("c2", "npm install")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "added 3 packages"},
         {"role": "assistant", "content": "Let me verify the build and the tests:",
          "tool_calls": [bash("c3", "mix compile")]},
         {"role": "tool", "tool_call_id": "c3", "content": "Compiling 1 file (.ex)"},
     ]));
+    // (Installing is not verifying the installation: that stays owed.)
     let turns: Vec<usize> = commitments(&a).iter().map(|f| f.turn).collect();
-    assert_eq!(turns, [5], "{:#?}", commitments(&a));
+    assert_eq!(turns, [3, 5], "{:#?}", commitments(&a));
 }
 
 #[test]
@@ -145,6 +155,7 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
         {"role": "user", "content": "Add row classes to the transcript."},
         {"role": "system", "content": "<system-reminder>\nPostToolUse:Edit hook additional context: [COMPILE ERROR]\nCompiling 2 files (.ex)\n     error: undefined function transcript_row_classes/3\n</system-reminder>"},
         {"role": "assistant", "content": "The compile error says transcript_row_classes/3 is undefined; I defined it with two arguments. Fixed by adding the third."},
+        {"role": "system", "content": "<system-reminder>\nPostToolUse:Write hook additional context: error: undefined function render_row/2\n</system-reminder>"},
     ]));
     let errors: Vec<(usize, &str, Status)> = of_kind(&a, &[Subkind::Error])
         .iter()
@@ -152,11 +163,18 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
         .collect();
     assert_eq!(
         errors,
-        [(
-            2,
-            "error: undefined function transcript_row_classes/3",
-            Status::Incorporated
-        )]
+        [
+            (
+                2,
+                "error: undefined function transcript_row_classes/3",
+                Status::Incorporated
+            ),
+            (
+                4,
+                "error: undefined function render_row/2",
+                Status::Unincorporated
+            )
+        ]
     );
 }
 
@@ -183,12 +201,39 @@ fn an_owner_s_last_thing_is_dated_and_a_turn_s_own_list_is_what_its_these_means(
         {"role": "user", "content": "It's my last reservation, the one in your recent records too."},
         {"role": "assistant", "content": "Here is the plan:\n1. Move the outbound flight to May 19.\n2. Keep the return flight.\nPlease confirm if you would like to proceed with these changes."},
         {"role": "user", "content": "Is that my last update? Yes, go ahead with these changes."},
+        {"role": "assistant", "content": "Done."},
+        {"role": "user", "content": "Thanks. Your last answer helped."},
     ]));
     let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Ordinal, Subkind::Anaphoric])
         .iter()
         .map(|f| (f.turn, f.text.as_str()))
         .collect();
-    assert_eq!(found, [(4, "my last update"), (4, "these changes")]);
+    assert_eq!(
+        found,
+        [
+            (4, "my last update"),
+            (4, "these changes"),
+            (6, "Your last answer")
+        ]
+    );
+}
+
+#[test]
+fn a_set_read_in_a_parallel_batch_is_not_done_by_any_later_call_of_the_tool() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Explain the transcript renderer."},
+        {"role": "assistant", "content": "Let me read all the key modules:",
+         "tool_calls": [call("c1", "view_file", json!({"file_path": "lib/renderer.ex"}))]},
+        {"role": "assistant", "content": null,
+         "tool_calls": [call("c2", "Grep", json!({"pattern": "defmodule"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "defmodule Renderer do"},
+        {"role": "tool", "tool_call_id": "c2", "content": "lib/renderer.ex:1"},
+        {"role": "assistant", "content": "Now the build file.",
+         "tool_calls": [call("c3", "view_file", json!({"file_path": "mix.exs"}))]},
+        {"role": "tool", "tool_call_id": "c3", "content": "defmodule Mix.Project do"},
+    ]));
+    let owed: Vec<(usize, Status)> = commitments(&a).iter().map(|f| (f.turn, f.status)).collect();
+    assert_eq!(owed, [(1, Status::Open)]);
 }
 
 #[test]

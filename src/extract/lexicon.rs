@@ -122,6 +122,8 @@ struct ReferenceLists {
     #[serde(default)]
     stand_in_nouns: Vec<String>,
     #[serde(default)]
+    said_or_done_nouns: Vec<String>,
+    #[serde(default)]
     expletive_it: Vec<String>,
     #[serde(default)]
     pronoun_start: Vec<String>,
@@ -274,6 +276,8 @@ pub struct Lexicon {
     pub not_head_nouns: HashSet<String>,
     /// Nouns that stand in for whatever a turn just named ("these details"), lowercase.
     pub stand_in_nouns: HashSet<String>,
+    /// Nouns for what is said or done in the log itself: "your last answer" points back.
+    pub said_or_done_nouns: HashSet<String>,
     pub expletive_it: Patterns,
     pub pronoun_start: Patterns,
     pub pronoun_object: Patterns,
@@ -469,6 +473,11 @@ impl Lexicon {
             backward: r.backward.clone(),
             not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
             stand_in_nouns: r.stand_in_nouns.iter().map(|w| w.to_lowercase()).collect(),
+            said_or_done_nouns: r
+                .said_or_done_nouns
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect(),
             ordinal_words: r.ordinal_words.clone(),
         };
         Ok(lex)
@@ -524,6 +533,7 @@ fn merge(into: &mut File, f: File) {
     r.recent_events.extend(f.reference.recent_events);
     r.not_head_nouns.extend(f.reference.not_head_nouns);
     r.stand_in_nouns.extend(f.reference.stand_in_nouns);
+    r.said_or_done_nouns.extend(f.reference.said_or_done_nouns);
     r.expletive_it.extend(f.reference.expletive_it);
     r.pronoun_start.extend(f.reference.pronoun_start);
     r.pronoun_object.extend(f.reference.pronoun_object);

@@ -5,9 +5,9 @@
 //! defer the work ("retry after 30s", HTTP 429) also give a `tool_retry` obligation here.
 
 use super::lexicon::Lexicon;
-use super::words::{call_terms, is_stopword, tokens};
+use super::words::{call_terms, is_stopword, stem, tokens};
 use super::{fact_at, Fact, Subkind};
-use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
+use crate::model::{Role, SegmentKind, ToolCall, Trajectory, Turn};
 use crate::text::Text;
 
 /// Lines read at the head and at the tail of an output for the tool's own verdict.
@@ -104,63 +104,87 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
             f.terms = call.map(query_terms).unwrap_or_default();
             // What the tool said failed or was missing, when it said so in words.
             if text_hit.is_some() {
-                add_failure_terms(&mut f);
+                for t in failure_terms(&f.text) {
+                    if !f.terms.contains(&t) {
+                        f.terms.push(t);
+                    }
+                }
             }
             facts.push(f);
         }
     }
 }
 
-/// Adds the words of the failure message a fact quotes, marked '!' (words of the failure
-/// itself, which a later turn may quote).
-fn add_failure_terms(f: &mut Fact) {
+/// The words of a failure message, each also marked '!' (words of the failure itself, which a
+/// later turn may quote), generic failure words left out.
+fn failure_terms(message: &str) -> Vec<String> {
     // Paths and locations (`tests/test_main.py:16:1:`) say where, not what failed.
-    let message: String = f
-        .text
+    let message: String = message
         .split_whitespace()
         .filter(|w| !w.contains('/') && !w.contains('\\') && !w.trim_end_matches(':').contains(':'))
         .collect::<Vec<_>>()
         .join(" ");
+    let mut out = Vec::new();
     for t in super::words::terms(&message) {
         if !GENERIC_FAILURE_WORDS.contains(&t.as_str()) {
-            f.terms.push(format!("!{t}"));
-            if !f.terms.contains(&t) {
-                f.terms.push(t);
-            }
+            out.push(format!("!{t}"));
+            out.push(t);
         }
     }
+    out
 }
 
 /// A hook's feedback injected after a call (Claude Code's "PostToolUse:Edit hook additional
 /// context: [COMPILE ERROR] …"): an observation of the environment that a hook only makes to
-/// report a problem, so an `error`. The fact is the first line that names an error or a
-/// warning (else the first line reported); its words are those of the whole report.
-fn hook_feedback(i: usize, turn: &crate::model::Turn, lex: &Lexicon) -> Option<Fact> {
+/// report a problem, so an `error`. The fact is the first line of the report that names an
+/// error, a warning or a failure (else its first line); its words are those of the whole report.
+fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
     const REPORT_LINES: usize = 12;
+    const LINE_BYTES: usize = 240;
     turn.segments.iter().find_map(|seg| {
         let t = &seg.text;
         let (_, header_end) = lex.hook_feedback.first(&t.text)?;
-        let body_start = t.text[header_end..]
-            .find('\n')
-            .map_or(t.text.len(), |k| header_end + k);
-        let body = &t.text[body_start..];
-        let body = &body[..body.find("</system-reminder>").unwrap_or(body.len())];
-        let lines: Vec<&str> = body
-            .lines()
-            .map(str::trim)
-            .filter(|l| l.chars().any(char::is_alphanumeric))
-            .take(REPORT_LINES)
-            .collect();
-        let names_it = |l: &&&str| {
-            tokens(l)
-                .any(|(_, w)| w.eq_ignore_ascii_case("error") || w.eq_ignore_ascii_case("warning"))
+        // The report runs from the header (its own line may hold all of it) to the reminder's end.
+        let rest = &t.text[header_end..];
+        let body = &rest[..rest.find("</system-reminder>").unwrap_or(rest.len())];
+        let mut lines: Vec<(usize, &str)> = Vec::new();
+        let mut at = header_end;
+        for raw in body.split_inclusive('\n') {
+            let mut line = raw.trim();
+            if line.chars().any(char::is_alphanumeric) {
+                let start = at + (raw.len() - raw.trim_start().len());
+                let mut cut = line.len().min(LINE_BYTES);
+                while !line.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                line = &line[..cut];
+                lines.push((start, line));
+            }
+            at += raw.len();
+            if lines.len() == REPORT_LINES {
+                break;
+            }
+        }
+        // ("[COMPILE ERROR]" alone is the hook's tag, not the message.)
+        let tag = |l: &str| l.starts_with('[') && l.ends_with(']');
+        let names_it = |l: &str| {
+            !tag(l)
+                && tokens(l).any(|(_, w)| {
+                    matches!(
+                        stem(&w.to_ascii_lowercase()).as_str(),
+                        "error" | "warn" | "fail"
+                    )
+                })
         };
-        let line = lines.iter().find(names_it).or(lines.first())?;
-        let start = body_start + body.find(line)?;
+        let &(start, line) = lines
+            .iter()
+            .find(|(_, l)| names_it(l))
+            .or_else(|| lines.iter().find(|(_, l)| !tag(l)))?;
         let mut f = fact_at(Subkind::Error, i, t, start, start + line.len());
-        let full = std::mem::replace(&mut f.text, lines.join("\n"));
-        add_failure_terms(&mut f);
-        f.text = full;
+        let report: Vec<&str> = lines.iter().map(|&(_, l)| l).collect();
+        f.terms = failure_terms(&report.join("\n"));
+        f.terms.sort_unstable();
+        f.terms.dedup();
         Some(f)
     })
 }
@@ -816,6 +840,15 @@ mod tests {
         );
         assert_eq!(
             verdict("Analysis took 0.3 seconds\n679 mods/funs, found no issues."),
+            None
+        );
+        // A tracker's search and a commit message are not runs that failed.
+        assert_eq!(
+            verdict("Found 5 open issues:\n#12 Login fails\n#14 Crash on save"),
+            None
+        );
+        assert_eq!(
+            verdict("a1b2c3d Fix 3 failures in the parser tests\n9f8e7d6 Bump version"),
             None
         );
     }

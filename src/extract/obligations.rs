@@ -186,17 +186,25 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
         // "Let me read all the key files" with one read, the others in the wordless call
         // records that follow (Claude Code writes each parallel call as one): the turn does one
         // of them, the rest are owed to those records.
-        let batch_follows = turn.calls.len() == 1 && continues_in_call_records(traj, i);
+        let next_record = (turn.calls.len() == 1)
+            .then(|| next_call_record(traj, i))
+            .flatten();
         // "Let me read the relevant files:" with one Read, the next file read by a wordless
-        // call of the same tool after its result: the set is read one call at a time.
-        let same_tool_follows = turn.calls.len() == 1 && same_tool_follows(traj, i);
-        let one_at_a_time = |chunk: &ChunkWords| {
-            (batch_follows && chunk.quantified
-                || same_tool_follows
-                    && (chunk.quantified || chunk.plural)
-                    && chunk.families.iter().any(|f| f == "read" || f == "search")
-                    && !chunk.goal)
+        // call of the same tool after its result: the set is read one call at a time, and
+        // that tool's next call goes on with it.
+        let tool = turn.calls.first().map(|c| &c.name);
+        let same_tool_follows =
+            next_record.is_some_and(|u| u.calls.iter().any(|c| Some(&c.name) == tool));
+        let by_the_same_tool = |chunk: &ChunkWords| {
+            same_tool_follows
+                && (chunk.quantified || chunk.plural)
+                && chunk.families.iter().any(|f| f == "read" || f == "search")
+                && !chunk.goal
                 && !chunk.terms.is_empty()
+        };
+        let one_at_a_time = |chunk: &ChunkWords| {
+            next_record.is_some() && chunk.quantified && !chunk.terms.is_empty()
+                || by_the_same_tool(chunk)
         };
         for c in &immediate {
             let owed: Vec<usize> = (0..c.chunks.len())
@@ -224,7 +232,7 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
             if !owed.is_empty() {
                 let mut f = c.fact(i, Some(&owed));
                 // The next call of the same tool goes on with the set: it performs the rest.
-                if owed.iter().all(|&k| one_at_a_time(&c.chunks[k])) {
+                if owed.iter().all(|&k| by_the_same_tool(&c.chunks[k])) {
                     f.tool = turn.calls.first().map(|call| call.name.clone());
                 }
                 facts.push(f);
@@ -512,6 +520,20 @@ pub struct ChunkWords {
     pub goal: bool,
 }
 
+/// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
+/// after the verb belongs to it ("search for the config files").
+fn object_part(text: &str) -> &str {
+    let after_verb = text
+        .trim_start()
+        .find(' ')
+        .map_or(0, |k| k + text.len() - text.trim_start().len());
+    [" to ", " for ", " so ", " in order "]
+        .iter()
+        .filter_map(|m| text[after_verb..].find(m).map(|k| after_verb + k))
+        .min()
+        .map_or(text, |k| &text[..k])
+}
+
 impl ChunkWords {
     pub fn of(text: &str, lex: &Lexicon) -> ChunkWords {
         let families = tokens(text)
@@ -549,14 +571,24 @@ impl ChunkWords {
                 }
             },
             // (Of the object, not of a purpose: "look at the CSS to understand the rows".)
-            // ("check if there are any tests" asks one question.)
-            plural: !text.contains(" if ")
-                && !text.contains(" whether ")
-                && tokens(object_part(text)).last().is_some_and(|(_, w)| {
-                    w.len() > 3
-                        && w.ends_with('s')
-                        && !["ss", "us", "is"].iter().any(|x| w.ends_with(x))
-                }),
+            // ("check if there are any tests", "read what the function does" ask one
+            // question.)
+            plural: {
+                let object = object_part(text);
+                let asks = tokens(object).any(|(_, w)| {
+                    [
+                        "if", "whether", "what", "how", "where", "which", "why", "who",
+                    ]
+                    .iter()
+                    .any(|q| w.eq_ignore_ascii_case(q))
+                });
+                !asks
+                    && tokens(object).last().is_some_and(|(_, w)| {
+                        w.len() > 3
+                            && w.ends_with('s')
+                            && !["ss", "us", "is"].iter().any(|x| w.ends_with(x))
+                    })
+            },
             quantified: tokens(text).any(|(_, w)| {
                 ["all", "each", "every", "these", "those", "both"]
                     .iter()
@@ -680,9 +712,12 @@ impl CallWords {
         }
         let look = fam("read") || fam("search") || fam("verify");
         // "verify compilation" with `mix compile`: running the build is how it is verified.
+        // (Running a build, a linter or the tests; installing is not verifying the install.)
         let verified_by_running = fam("verify")
             && !domain.is_empty()
-            && domain.iter().all(|f| self.families.contains(*f));
+            && domain.iter().all(|f| {
+                matches!(f.as_str(), "build" | "lint" | "test") && self.families.contains(*f)
+            });
         let kind_matches = chunk.families.iter().any(|f| self.families.contains(f))
             || self.writes && fam("edit")
             || self.retrieves && look
@@ -691,35 +726,13 @@ impl CallWords {
     }
 }
 
-/// An action's words up to a purpose clause ("to understand …", "for patterns").
-fn object_part(text: &str) -> &str {
-    [" to ", " for ", " so ", " in order "]
-        .iter()
-        .filter_map(|m| text.find(m))
-        .min()
-        .map_or(text, |k| &text[..k])
-}
-
-/// Whether the next assistant turn after turn `i`'s results is a wordless call of the tool
-/// turn `i` called.
-fn same_tool_follows(traj: &Trajectory, i: usize) -> bool {
-    let Some(tool) = traj.turns[i].calls.first().map(|c| &c.name) else {
-        return false;
-    };
+/// The assistant record after turn `i`'s results when it is a wordless call (Claude Code writes
+/// each call of a parallel batch as one; an agent reading a set one file at a time goes on so).
+fn next_call_record(traj: &Trajectory, i: usize) -> Option<&crate::model::Turn> {
     traj.turns[i + 1..]
         .iter()
         .find(|u| u.result.is_none())
-        .is_some_and(|u| {
-            u.role == Role::Assistant && !u.has_text() && u.calls.iter().any(|c| &c.name == tool)
-        })
-}
-
-/// Whether the turn after `i`'s results is an assistant record with calls and no words.
-fn continues_in_call_records(traj: &Trajectory, i: usize) -> bool {
-    traj.turns[i + 1..]
-        .iter()
-        .find(|u| u.result.is_none())
-        .is_some_and(|u| u.role == Role::Assistant && !u.calls.is_empty() && !u.has_text())
+        .filter(|u| u.role == Role::Assistant && !u.calls.is_empty() && !u.has_text())
 }
 
 /// Bytes of prose that make a turn's text a delivered report rather than a remark.

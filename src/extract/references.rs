@@ -225,13 +225,14 @@ fn find_in_turn(
         } else {
             0
         };
-        let list_before = |at: usize| {
-            sents
-                .iter()
-                .filter(|s| s.end <= at && is_list_item(&t[s.start..s.end]).is_some())
-                .count()
-                >= 2
-        };
+        // Where each list item of the text ends, in order: whether two come before an offset is
+        // a binary search, not a scan per match.
+        let item_ends: Vec<usize> = sents
+            .iter()
+            .filter(|s| is_list_item(&t[s.start..s.end]).is_some())
+            .map(|s| s.end)
+            .collect();
+        let list_before = |at: usize| item_ends.partition_point(|&end| end <= at) >= 2;
 
         // Ordinals.
         let mut ords: Vec<(usize, usize)> = lex
@@ -273,16 +274,10 @@ fn find_in_turn(
                 continue;
             }
             // "my last reservation": the latest one the user has, not the last of a list.
-            let mut words = t[s..e].split_whitespace().map(str::to_lowercase);
-            if let (Some(det), Some(ord), Some(noun)) =
-                (words.next(), words.next(), words.next_back())
-            {
-                if matches!(det.as_str(), "my" | "your" | "our")
-                    && ord == "last"
-                    && dated_not_pointed(&noun, lex)
-                {
-                    continue;
-                }
+            let phrase = &t[s..e];
+            let ordinal_word = phrase.split_whitespace().nth(1).unwrap_or("");
+            if ordinal_word.eq_ignore_ascii_case("last") && dated_not_pointed(phrase, lex) {
+                continue;
             }
             let mut f = fact_at(Subkind::Ordinal, i, text, s, e);
             // What the ordinal counts may be calls: "the second edit", "the file you grepped".
@@ -350,15 +345,12 @@ fn find_in_turn(
             {
                 continue;
             }
-            // "my last reservation", "your recent reservation": when the owner's, a thing is
-            // dated, not pointed back at ("my last update" is an event of this log: it is).
-            if let Some(cue) = c.get(2).map(|b| b.as_str().to_lowercase()) {
-                let owned = ["my ", "your ", "our "]
-                    .iter()
-                    .any(|d| m.as_str().to_lowercase().starts_with(d));
-                if owned && cue.ends_with("recent") && dated_not_pointed(noun, lex) {
-                    continue;
-                }
+            // "your recent reservation": an owner's thing is dated, not pointed back at.
+            if c.get(2)
+                .is_some_and(|b| b.as_str().to_lowercase().ends_with("recent"))
+                && dated_not_pointed(m.as_str(), lex)
+            {
+                continue;
             }
             // "I'll need your user ID and the reservation ID. Could you provide these details?":
             // a noun that stands in for whatever was just named points inside the turn.
@@ -394,9 +386,9 @@ fn find_in_turn(
                 if said_before {
                     continue;
                 }
-                if rest_of_line.trim_end().ends_with(':')
-                    && !done_before_the_calls(noun, t[e..].trim(), turn, vis, lex)
-                    || rest_of_line.trim().is_empty() && t[e..].trim_start().starts_with("```")
+                if (rest_of_line.trim_end().ends_with(':')
+                    && !done_before_the_calls(noun, t[e..].trim(), turn, vis, lex))
+                    || (rest_of_line.trim().is_empty() && t[e..].trim_start().starts_with("```"))
                 {
                     continue;
                 }
@@ -478,6 +470,9 @@ fn find_in_turn(
                     lex.pronoun_object
                         .first(sentence)
                         .filter(|&(ps, _)| !names_a_thing(&sentence[..ps]) && !names_code(earlier))
+                        // The fact ends at the pronoun, not at the word the pattern saw after it
+                        // ("find it and").
+                        .map(|(ps, pe)| (ps, ps + through_pronoun(&sentence[ps..pe])))
                 });
             if let Some((ps, pe)) = hit {
                 let (as_, ae) = (s.start + ps, s.start + pe);
@@ -741,10 +736,26 @@ const DETERMINERS: &[&str] = &[
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
 ];
 
-/// Whether an owner's "last / recent X" dates a thing rather than pointing back: X names no
-/// action ("my last reservation"; not "my last update", an event of this log).
-fn dated_not_pointed(noun: &str, lex: &Lexicon) -> bool {
-    super::obligations::families_of(noun, lex).is_empty()
+/// The length of `phrase` through its first object pronoun ("find it and" → "find it").
+fn through_pronoun(phrase: &str) -> usize {
+    const OBJECTS: [&str; 6] = ["that", "this", "it", "those", "these", "them"];
+    tokens(phrase)
+        .skip(1)
+        .find(|(_, w)| OBJECTS.iter().any(|o| w.eq_ignore_ascii_case(o)))
+        .map_or(phrase.len(), |(k, w)| k + w.len())
+}
+
+/// Whether "my last X" / "your most recent X" dates the owner's thing rather than pointing back:
+/// X is not something said or done in the log ("my last reservation"; not "your last answer").
+fn dated_not_pointed(phrase: &str, lex: &Lexicon) -> bool {
+    let mut words = phrase.split_whitespace();
+    let owner = words.next().unwrap_or("").to_ascii_lowercase();
+    let noun = words
+        .next_back()
+        .unwrap_or("")
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    matches!(owner.as_str(), "my" | "your" | "our") && !lex.said_or_done_nouns.contains(&noun)
 }
 
 /// Whether "these changes:" ending a turn's words (`after` is what follows it) points back at
@@ -761,12 +772,20 @@ fn done_before_the_calls(
     if after.trim_start_matches(':').trim().is_empty() && !turn.calls.is_empty() {
         let families = super::obligations::families_of(noun, lex);
         let done_before = families.iter().any(|f| vis.by_family.contains_key(f));
-        done_before
-            && !turn.calls.iter().any(|c| {
+        // Changes are made by an editor call: a shell line's words ("git add -A && git commit")
+        // name no edit it makes.
+        let does_it = |c: &crate::model::ToolCall| {
+            if families.iter().any(|f| f == "edit") {
+                super::null_results::shell_command(c).is_none()
+                    && super::null_results::CallKind::of(Some(c), lex)
+                        == super::null_results::CallKind::Write
+            } else {
                 super::obligations::call_families(c, lex)
                     .iter()
                     .any(|f| families.contains(f))
-            })
+            }
+        };
+        done_before && !turn.calls.iter().any(does_it)
     } else {
         false
     }
@@ -1074,7 +1093,7 @@ mod tests {
             .map(|(s, e)| &t[s..e])
             .collect();
         assert_eq!(ids, vec!["HAT072", "4WQ150", "sofia_kim_7287"]);
-        let t = "Closing spotter-4te.3 and gqc.7 on ubuntu-22.04 with python3.11.";
+        let t = "Closing spotter-4te.3 and gqc.7 on ubuntu-22.04, node-v18.17 and release-rc1.0 with python3.11.";
         let ids: Vec<&str> = identifiers(t, &lex)
             .into_iter()
             .map(|(s, e)| &t[s..e])
