@@ -523,10 +523,8 @@ pub struct ChunkWords {
 /// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
 /// after the verb belongs to it ("search for the config files").
 fn object_part(text: &str) -> &str {
-    let after_verb = text
-        .trim_start()
-        .find(' ')
-        .map_or(0, |k| k + text.len() - text.trim_start().len());
+    let lead = text.len() - text.trim_start().len();
+    let after_verb = text.trim_start().find(' ').map_or(0, |k| lead + k + 1);
     [" to ", " for ", " so ", " in order "]
         .iter()
         .filter_map(|m| text[after_verb..].find(m).map(|k| after_verb + k))
@@ -1039,6 +1037,22 @@ mod tests {
         assert_eq!(
             chunks("fix it, then run the tests"),
             vec!["fix it", "run the tests"]
+        );
+    }
+
+    #[test]
+    fn the_object_ends_at_a_purpose_clause_not_at_the_verb_s_own_for() {
+        assert_eq!(
+            object_part("look at the CSS to understand the rows"),
+            "look at the CSS"
+        );
+        assert_eq!(
+            object_part("search for the config files"),
+            "search for the config files"
+        );
+        assert_eq!(
+            object_part("read the router for patterns"),
+            "read the router"
         );
     }
 
