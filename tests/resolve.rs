@@ -237,6 +237,25 @@ fn a_set_read_in_a_parallel_batch_is_not_done_by_any_later_call_of_the_tool() {
 }
 
 #[test]
+fn a_blank_output_of_a_call_the_log_does_not_name_is_no_finding() {
+    let nameless =
+        |id: &str| json!({"id": id, "type": "function", "function": {"name": "", "arguments": ""}});
+    let a = analyse(json!([
+        {"role": "user", "content": "Find me a nonstop flight from JFK to MCO on May 22."},
+        {"role": "assistant", "content": null, "tool_calls": [nameless("c1")]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+        {"role": "assistant", "content": null, "tool_calls": [nameless("c2")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "[]"},
+        {"role": "assistant", "content": "There are no nonstop flights from JFK to MCO on May 22."},
+    ]));
+    let empties: Vec<usize> = of_kind(&a, &[Subkind::Empty])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(empties, [4]);
+}
+
+#[test]
 fn being_at_hand_is_no_action_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "I need to check my calendar first."},

@@ -90,7 +90,11 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
             );
         } else if let Some((t, h)) = &text_hit {
             found = Some(fact_at(h.subkind, i, t, h.start, h.end));
-        } else if kind.retrieves() && outputs.iter().all(|t| is_empty_output(&t.text, lex)) {
+        } else if kind.retrieves()
+            && outputs.iter().all(|t| is_empty_output(&t.text, lex))
+            && !(call.is_some_and(names_nothing)
+                && outputs.iter().all(|t| t.text.trim().is_empty()))
+        {
             found = Some(Fact::new(
                 Subkind::Empty,
                 i,
@@ -187,6 +191,13 @@ fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
         f.terms.dedup();
         Some(f)
     })
+}
+
+/// A call the log keeps neither the name nor the arguments of (tau-bench's flattened
+/// "assistant: None"): nothing shows it was meant to retrieve anything, so a blank output is no
+/// finding (an empty list, `[]`, still has the shape of a search that found nothing).
+fn names_nothing(call: &ToolCall) -> bool {
+    call.name.trim().is_empty() && call.arguments.trim().is_empty()
 }
 
 /// Words every failure message has: they say nothing about what failed.
