@@ -27,6 +27,18 @@ pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact
     // Null results waiting for the first assistant turn after them.
     let mut fresh_nulls: Vec<usize> = Vec::new();
     let now = now.min(traj.turns.len());
+    // The first and the last assistant turns before "now": the opener's promises and the final
+    // report that may deliver them.
+    let assistant_turns = || {
+        traj.turns[..now]
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.role == Role::Assistant)
+    };
+    let ends = (
+        assistant_turns().next().map(|(k, _)| k),
+        assistant_turns().next_back().map(|(k, _)| k),
+    );
     for t in 0..now {
         let turn = &traj.turns[t];
         // A compaction is a "now" of its own for the turns it replaced: what was pending then
@@ -56,7 +68,7 @@ pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact
         if t > 0 {
             resolve_with_calls(traj, t, bytes, lex, facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
-                resolve_with_prose(traj, t, lex, facts, &mut pending, &mut fresh_nulls, now);
+                resolve_with_prose(traj, t, lex, facts, &mut pending, &mut fresh_nulls, ends);
             }
         }
         // 2. This turn's own facts start waiting.
@@ -404,6 +416,18 @@ fn resolve_with_calls(
     }
 }
 
+/// Actions done by running something: saying so does not do them.
+const RUN_ACTIONS: [&str; 8] = [
+    "test",
+    "execute",
+    "lint",
+    "build",
+    "install",
+    "commit",
+    "reproduce",
+    "verify",
+];
+
 /// Whether a call of turn `t` never ran because a sibling failed.
 fn cascaded(traj: &Trajectory, t: usize, lex: &Lexicon) -> bool {
     traj.turns[t + 1..]
@@ -465,7 +489,7 @@ fn resolve_with_prose(
     facts: &mut [Fact],
     pending: &mut Pending,
     fresh_nulls: &mut Vec<usize>,
-    now: usize,
+    (opener, final_turn): (Option<usize>, Option<usize>),
 ) {
     let turn = &traj.turns[t];
     let assistant = turn.role == Role::Assistant;
@@ -496,25 +520,12 @@ fn resolve_with_prose(
             }
             // The opener's exploring, explaining or writing is delivered; what needs running
             // (tests, a build) is not done by saying so.
-            let last = !traj.turns[t + 1..now]
-                .iter()
-                .any(|u| u.role == Role::Assistant);
-            if last {
-                let opener = traj.turns.iter().position(|u| u.role == Role::Assistant);
+            if final_turn == Some(t) {
                 for (id, f) in facts.iter_mut().enumerate() {
-                    let runs = matches!(
-                        f.action.as_deref(),
-                        Some(
-                            "test"
-                                | "execute"
-                                | "lint"
-                                | "build"
-                                | "install"
-                                | "commit"
-                                | "reproduce"
-                                | "verify"
-                        )
-                    );
+                    let runs = f
+                        .action
+                        .as_deref()
+                        .is_some_and(|a| RUN_ACTIONS.contains(&a));
                     if Some(f.turn) == opener
                         && f.turn < t
                         && f.subkind == Subkind::SelfCommitment
@@ -595,21 +606,9 @@ fn resolve_with_prose(
                     && !prospective
                     && shared >= 2
                     && specific(f, &words)
-                    && !matches!(
-                        f.action.as_deref(),
-                        Some(
-                            "edit"
-                                | "test"
-                                | "execute"
-                                | "lint"
-                                | "build"
-                                | "install"
-                                | "commit"
-                                | "verify"
-                                | "reproduce"
-                                | "search"
-                        )
-                    );
+                    && !f.action.as_deref().is_some_and(|a| {
+                        RUN_ACTIONS.contains(&a) || matches!(a, "edit" | "search")
+                    });
                 // Recording a failure names what failed: two words of the failure or of the
                 // query, or one that names a single thing (an id, a file name). A word its
                 // sibling result (another call of the same turn) shares, and only that one's

@@ -157,11 +157,7 @@ fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
             let mut line = raw.trim();
             if line.chars().any(char::is_alphanumeric) {
                 let start = at + (raw.len() - raw.trim_start().len());
-                let mut cut = line.len().min(LINE_BYTES);
-                while !line.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                line = &line[..cut];
+                line = &line[..floor_char(line, line.len().min(LINE_BYTES))];
                 lines.push((start, line));
             }
             at += raw.len();

@@ -233,7 +233,7 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                 let mut f = c.fact(i, Some(&owed));
                 // The next call of the same tool goes on with the set: it performs the rest.
                 if owed.iter().all(|&k| by_the_same_tool(&c.chunks[k])) {
-                    f.tool = turn.calls.first().map(|call| call.name.clone());
+                    f.tool = tool.cloned();
                 }
                 facts.push(f);
             }
