@@ -1,6 +1,6 @@
 //! One trajectory analysed: facts extracted and resolved, verdicts, compactable ranges, tokens.
 
-use crate::extract::{self, lexicon::Lexicon, Fact};
+use crate::extract::{self, calls::Calls, lexicon::Lexicon, Fact};
 use crate::gate::{self, TurnVerdict, Verdict};
 use crate::model::{Trajectory, Turn};
 use crate::resolve;
@@ -53,8 +53,9 @@ pub fn analyze_with(
             }
         },
         || {
-            let mut facts = extract::extract(traj, bytes, lex);
-            resolve::resolve(traj, bytes, lex, &mut facts, traj.turns.len());
+            let calls = Calls::new(traj, lex);
+            let mut facts = extract::extract(traj, bytes, lex, &calls);
+            resolve::resolve(traj, bytes, lex, &calls, &mut facts, traj.turns.len());
             let turns = gate::verdicts(traj, &facts);
             let quiescent: Vec<bool> = turns
                 .iter()

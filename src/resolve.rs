@@ -6,6 +6,7 @@
 //! meets the facts it shares a word with: the cost is linear in the words of the trajectory, not
 //! in turns times facts.
 
+use crate::extract::calls::{CallInfo, Calls};
 use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{todo_items, todo_key, DELIVERED};
@@ -17,7 +18,14 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Resolves `facts` (sorted by turn) against the turns after them, up to turn `now` (exclusive;
 /// `traj.turns.len()` for the end of the log).
-pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact], now: usize) {
+pub fn resolve(
+    traj: &Trajectory,
+    bytes: &[u8],
+    lex: &Lexicon,
+    calls: &Calls,
+    facts: &mut [Fact],
+    now: usize,
+) {
     let mut pending = Pending {
         frozen: vec![false; facts.len()],
         ..Pending::default()
@@ -66,9 +74,10 @@ pub fn resolve(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut [Fact
         }
         // 1. This turn resolves what came before it.
         if t > 0 {
-            resolve_with_calls(traj, t, bytes, lex, facts, &mut pending);
+            resolve_with_calls(traj, t, bytes, lex, calls.of_turn(t), facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
-                resolve_with_prose(traj, t, lex, facts, &mut pending, &mut fresh_nulls, ends);
+                let at = (t, ends);
+                resolve_with_prose(traj, calls, at, lex, facts, &mut pending, &mut fresh_nulls);
             }
         }
         // 2. This turn's own facts start waiting.
@@ -322,11 +331,12 @@ fn resolve_with_calls(
     t: usize,
     bytes: &[u8],
     lex: &Lexicon,
+    infos: &[CallInfo],
     facts: &mut [Fact],
     pending: &mut Pending,
 ) {
     let turn = &traj.turns[t];
-    for call in &turn.calls {
+    for (call, info) in turn.calls.iter().zip(infos) {
         let link = Link {
             turn: t,
             bytes: call.span,
@@ -340,8 +350,8 @@ fn resolve_with_calls(
             }
         }
         // Tracker commands closing an item opened earlier.
-        if let Some(cmd) = crate::extract::null_results::shell_command(call) {
-            if lex.tracker_close.is_match(&cmd) && !lex.tracker_open.is_match(&cmd) {
+        if let Some(cmd) = &info.command {
+            if lex.tracker_close.is_match(cmd) && !lex.tracker_open.is_match(cmd) {
                 for (key, ids) in pending.by_todo.iter_mut() {
                     let Some(item) = key.strip_prefix("tracker:") else {
                         continue;
@@ -388,13 +398,9 @@ fn resolve_with_calls(
         // a todo list or a thought plans the work: it does only what is about the list itself
         // ("let me track our progress"), not the work it lists.
         let plans = name.contains("todo") || name == "update_plan" || name == "think";
-        let mut words = call_terms(&call.name, &call.arguments);
-        words.extend(
-            crate::extract::obligations::call_families(call, lex)
-                .into_iter()
-                .map(|f| format!("@{f}")),
-        );
-        let kind = CallKind::of(Some(call), lex);
+        let mut words = info.terms.clone();
+        words.extend(info.families.iter().map(|f| format!("@{f}")));
+        let kind = info.kind;
         let call_families: HashSet<&str> =
             words.iter().filter_map(|w| w.strip_prefix('@')).collect();
         for (id, shared) in pending.meeting(&words, facts) {
@@ -484,12 +490,12 @@ fn redoes(
 /// absence or failure of a null result (its query, or right after it, a change of course).
 fn resolve_with_prose(
     traj: &Trajectory,
-    t: usize,
+    calls: &Calls,
+    (t, (opener, final_turn)): (usize, (Option<usize>, Option<usize>)),
     lex: &Lexicon,
     facts: &mut [Fact],
     pending: &mut Pending,
     fresh_nulls: &mut Vec<usize>,
-    (opener, final_turn): (Option<usize>, Option<usize>),
 ) {
     let turn = &traj.turns[t];
     let assistant = turn.role == Role::Assistant;
@@ -623,10 +629,9 @@ fn resolve_with_prose(
                 // One word is enough when it names a single thing, or when it is what was
                 // looked for and the failure repeats it ("No matches found for "KIB"").
                 let echoed = || {
-                    let Some(c) = traj.call_of(f.turn) else {
+                    let Some(query) = calls.answered_in(traj, f.turn).map(|c| &c.terms) else {
                         return false;
                     };
-                    let query = call_terms(&c.name, &c.arguments);
                     f.terms.iter().filter(own).any(|q| {
                         query.contains(q) && f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
                     })

@@ -2,6 +2,7 @@
 //! exact raw span of the text that establishes it. Extractors only find facts; `resolve` decides
 //! their status.
 
+pub mod calls;
 pub mod lexicon;
 pub mod null_results;
 pub mod obligations;
@@ -151,7 +152,7 @@ pub fn turn_anchor(turn: &Turn) -> Span {
 }
 
 /// Extracts every fact of a trajectory, in turn order, with ids assigned.
-pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon) -> Vec<Fact> {
+pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, calls: &calls::Calls) -> Vec<Fact> {
     // The three extractors are independent: they run in parallel.
     let run = |f: &(dyn Fn(&mut Vec<Fact>) + Sync)| {
         let mut facts = Vec::new();
@@ -159,11 +160,11 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon) -> Vec<Fact> {
         facts
     };
     let (mut facts, (obligations, references)) = rayon::join(
-        || run(&|out| null_results::extract(traj, lex, out)),
+        || run(&|out| null_results::extract(traj, lex, calls, out)),
         || {
             rayon::join(
-                || run(&|out| obligations::extract(traj, bytes, lex, out)),
-                || run(&|out| references::extract(traj, lex, out)),
+                || run(&|out| obligations::extract(traj, bytes, lex, calls, out)),
+                || run(&|out| references::extract(traj, lex, calls, out)),
             )
         },
     );

@@ -4,8 +4,9 @@
 //! (the head and the tail of the output, not the middle of a file it printed). Tool outputs that
 //! defer the work ("retry after 30s", HTTP 429) also give a `tool_retry` obligation here.
 
+use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
-use super::words::{call_terms, is_stopword, stem, tokens};
+use super::words::{is_stopword, stem, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory, Turn};
 use crate::text::Text;
@@ -14,7 +15,7 @@ use crate::text::Text;
 const HEAD_LINES: usize = 4;
 const TAIL_LINES: usize = 6;
 
-pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
+pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<Fact>) {
     for (i, turn) in traj.turns.iter().enumerate() {
         if turn.role == Role::System {
             facts.extend(hook_feedback(i, turn, lex));
@@ -31,7 +32,8 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
             .filter(|s| s.kind == SegmentKind::Output || turn.segments.len() == 1)
             .map(|s| &s.text)
             .collect();
-        let kind = CallKind::of(call, lex);
+        let info = calls.answered_in(traj, i);
+        let kind = info.map_or(CallKind::Unknown, |c| c.kind);
         // Deferrals: the tool asks to be called again later ("retry after 30s", HTTP 429, a job
         // to poll). That is an obligation to come back, not a finding about the world.
         let retry = outputs.iter().find_map(|t| {
@@ -41,7 +43,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
         if let Some((t, (ls, le))) = retry {
             let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
             f.tool = call.map(|c| c.name.clone());
-            f.terms = call.map(query_terms).unwrap_or_default();
+            f.terms = info.map(query_terms).unwrap_or_default();
             facts.push(f);
             continue;
         }
@@ -105,7 +107,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
 
         if let Some(mut f) = found {
             f.tool = call.map(|c| c.name.clone());
-            f.terms = call.map(query_terms).unwrap_or_default();
+            f.terms = info.map(query_terms).unwrap_or_default();
             // What the tool said failed or was missing, when it said so in words.
             if text_hit.is_some() {
                 for t in failure_terms(&f.text) {
@@ -242,12 +244,17 @@ pub enum CallKind {
 
 impl CallKind {
     pub fn of(call: Option<&ToolCall>, lex: &Lexicon) -> CallKind {
+        let command = call.and_then(shell_command);
+        CallKind::of_command(call, command.as_deref(), lex)
+    }
+
+    /// As `of`, given the call's `shell_command`.
+    pub fn of_command(call: Option<&ToolCall>, command: Option<&str>, lex: &Lexicon) -> CallKind {
         let Some(call) = call else {
             return CallKind::Unknown;
         };
         let name = call.name.to_lowercase();
-        let command = shell_command(call);
-        if let Some(cmd) = &command {
+        if let Some(cmd) = command {
             let first = cmd.split_whitespace().next().unwrap_or("");
             let first = first.rsplit('/').next().unwrap_or(first);
             let two: String = cmd.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
@@ -472,9 +479,10 @@ pub fn json_field(args: &str, key: &str) -> Option<String> {
 }
 
 /// What a call looked for: terms of its arguments (paths split, ids kept).
-pub fn query_terms(call: &ToolCall) -> Vec<String> {
-    let mut t: Vec<String> = call_terms(&call.name, &call.arguments)
-        .into_iter()
+pub fn query_terms(call: &CallInfo) -> Vec<String> {
+    let mut t: Vec<String> = call
+        .terms
+        .iter()
         .filter(|w| {
             w.len() >= 3
                 && !is_stopword(w)
@@ -492,6 +500,7 @@ pub fn query_terms(call: &ToolCall) -> Vec<String> {
                         | "input"
                 )
         })
+        .cloned()
         .collect();
     t.sort();
     t
@@ -741,7 +750,8 @@ mod tests {
             });
             traj.turns = vec![call, out];
             let mut facts = Vec::new();
-            extract(&traj, &lex(), &mut facts);
+            let lex = lex();
+            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
             facts
         };
         assert_eq!(facts_for(-1).len(), 1, "killed after a timeout");

@@ -6,15 +6,22 @@
 //! action itself. When one sentence (or one turn) names several actions and the turn's calls do
 //! only some, the rest are owed.
 
+use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
-use super::words::{call_terms, sentences, terms, tokens};
+use super::words::{sentences, terms, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::json::{self, Doc};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
 use crate::text::Text;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<Fact>) {
+pub fn extract(
+    traj: &Trajectory,
+    bytes: &[u8],
+    lex: &Lexicon,
+    calls: &Calls,
+    facts: &mut Vec<Fact>,
+) {
     for (i, turn) in traj.turns.iter().enumerate() {
         // A plan handed to the agent as its task ("## Plan for solving the task") binds it too;
         // other lists a user writes (steps to reproduce, requirements) are not its plan.
@@ -31,7 +38,7 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
         if turn.role != Role::Assistant {
             continue;
         }
-        let mut call_words = CallWords::of(turn, lex);
+        let mut call_words = CallWords::of(turn, calls.of_turn(i));
         // Code written out in the turn is work the turn does ("I'll write a script: ```…```").
         call_words.writes |= turn.segments.iter().any(|s| s.text.text.contains("```"));
         let mut immediate: Vec<Candidate> = Vec::new();
@@ -238,7 +245,7 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, facts: &mut Vec<F
                 facts.push(f);
             }
         }
-        todo_steps(i, turn, bytes, lex, facts);
+        todo_steps(i, turn, calls.of_turn(i), bytes, lex, facts);
     }
 }
 
@@ -614,11 +621,11 @@ pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
 }
 
 /// The action families a call names: its tool's name (`TodoWrite`, `str_replace_editor`) and,
-/// for a shell call, its command line.
-pub(crate) fn call_families(call: &ToolCall, lex: &Lexicon) -> Vec<String> {
+/// for a shell call, its command line (`command`, the call's `shell_command`).
+pub(crate) fn call_families(call: &ToolCall, command: Option<&str>, lex: &Lexicon) -> Vec<String> {
     let mut families = families_of(&super::null_results::split_camel(&call.name), lex);
-    if let Some(cmd) = super::null_results::shell_command(call) {
-        for f in families_of(&cmd, lex) {
+    if let Some(cmd) = command {
+        for f in families_of(cmd, lex) {
             if !families.contains(&f) {
                 families.push(f);
             }
@@ -638,25 +645,26 @@ struct CallWords {
 }
 
 impl CallWords {
-    fn of(turn: &crate::model::Turn, lex: &Lexicon) -> CallWords {
+    fn of(turn: &crate::model::Turn, infos: &[CallInfo]) -> CallWords {
         let mut terms = HashSet::default();
         let mut families = HashSet::default();
         let (mut retrieves, mut writes) = (false, false);
         // Thinking aloud through a think tool is not doing anything.
-        for c in turn
+        for (_, info) in turn
             .calls
             .iter()
-            .filter(|c| !c.name.eq_ignore_ascii_case("think"))
+            .zip(infos)
+            .filter(|(c, _)| !c.name.eq_ignore_ascii_case("think"))
         {
-            terms.extend(call_terms(&c.name, &c.arguments));
-            families.extend(call_families(c, lex));
-            let cmd = super::null_results::shell_command(c);
+            terms.extend(info.terms.iter().cloned());
+            families.extend(info.families.iter().cloned());
+            let cmd = info.command.as_deref();
             if cmd.is_some() {
                 families.insert("execute".to_string());
             }
             // Editing is writing files: an editor call, or a shell line that writes one
             // (`npm install` or `git commit` change state but edit no code).
-            let writes_files = cmd.as_deref().is_none_or(|cmd| {
+            let writes_files = cmd.is_none_or(|cmd| {
                 let first = cmd.split_whitespace().next().unwrap_or("");
                 FILE_COMMANDS.contains(&first)
                     || cmd.contains(" > ")
@@ -666,7 +674,7 @@ impl CallWords {
                     || cmd.contains("<<")
                     || cmd.contains("apply")
             });
-            match super::null_results::CallKind::of(Some(c), lex) {
+            match info.kind {
                 super::null_results::CallKind::Write => writes |= writes_files,
                 super::null_results::CallKind::Unknown => {}
                 _ => retrieves = true,
@@ -897,16 +905,17 @@ fn starts_past(item: &str) -> bool {
 fn todo_steps(
     turn: usize,
     t: &crate::model::Turn,
+    infos: &[CallInfo],
     bytes: &[u8],
     lex: &Lexicon,
     facts: &mut Vec<Fact>,
 ) {
-    for call in &t.calls {
+    for (call, info) in t.calls.iter().zip(infos) {
         // An issue tracker driven from the shell: `bd update X --status in_progress` opens a
         // step that a later `bd close X` discharges.
-        if let Some(cmd) = super::null_results::shell_command(call) {
-            if lex.tracker_open.is_match(&cmd) {
-                if let Some(item) = tracker_item(&cmd, lex) {
+        if let Some(cmd) = &info.command {
+            if lex.tracker_open.is_match(cmd) {
+                if let Some(item) = tracker_item(cmd, lex) {
                     let mut f = Fact::new(
                         Subkind::PlanStep,
                         turn,
@@ -914,7 +923,7 @@ fn todo_steps(
                         cmd.chars().take(200).collect(),
                     );
                     f.todo_key = Some(format!("tracker:{item}"));
-                    f.terms = terms(&cmd);
+                    f.terms = terms(cmd);
                     f.tool = Some(call.name.clone());
                     facts.push(f);
                 }

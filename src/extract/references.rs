@@ -8,6 +8,7 @@
 //! hold when it is read; with nothing to bind to it is unbound. A compaction boundary empties them:
 //! what lay before it is no longer visible.
 
+use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
 use super::words::{sentences, stem, tokens};
@@ -136,7 +137,7 @@ impl Visible {
     }
 }
 
-pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
+pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<Fact>) {
     // Surface form (as written, lowercase, and its plural) → stem, so the scan needs no stemming.
     let nouns: HashMap<String, String> = lex
         .nouns
@@ -160,9 +161,9 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, facts: &mut Vec<Fact>) {
         }
         let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
         if dialogue && vis.seen_dialogue {
-            find_in_turn(i, turn, traj, lex, &vis, facts);
+            find_in_turn(i, turn, traj, lex, calls.of_turn(i), &vis, facts);
         }
-        remember(i, turn, lex, &nouns, &mut vis);
+        remember(i, turn, lex, calls.of_turn(i), &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -196,6 +197,7 @@ fn find_in_turn(
     turn: &Turn,
     traj: &Trajectory,
     lex: &Lexicon,
+    infos: &[CallInfo],
     vis: &Visible,
     facts: &mut Vec<Fact>,
 ) {
@@ -387,7 +389,7 @@ fn find_in_turn(
                     continue;
                 }
                 if (rest_of_line.trim_end().ends_with(':')
-                    && !done_before_the_calls(noun, t[e..].trim(), turn, vis, lex))
+                    && !done_before_the_calls(noun, t[e..].trim(), infos, vis, lex))
                     || (rest_of_line.trim().is_empty() && t[e..].trim_start().starts_with("```"))
                 {
                     continue;
@@ -765,27 +767,23 @@ fn dated_not_pointed(phrase: &str, lex: &Lexicon) -> bool {
 fn done_before_the_calls(
     noun: &str,
     after: &str,
-    turn: &Turn,
+    infos: &[CallInfo],
     vis: &Visible,
     lex: &Lexicon,
 ) -> bool {
-    if after.trim_start_matches(':').trim().is_empty() && !turn.calls.is_empty() {
+    if after.trim_start_matches(':').trim().is_empty() && !infos.is_empty() {
         let families = super::obligations::families_of(noun, lex);
         let done_before = families.iter().any(|f| vis.by_family.contains_key(f));
         // Changes are made by an editor call: a shell line's words ("git add -A && git commit")
         // name no edit it makes.
-        let does_it = |c: &crate::model::ToolCall| {
+        let does_it = |c: &CallInfo| {
             if families.iter().any(|f| f == "edit") {
-                super::null_results::shell_command(c).is_none()
-                    && super::null_results::CallKind::of(Some(c), lex)
-                        == super::null_results::CallKind::Write
+                c.command.is_none() && c.kind == super::null_results::CallKind::Write
             } else {
-                super::obligations::call_families(c, lex)
-                    .iter()
-                    .any(|f| families.contains(f))
+                c.families.iter().any(|f| families.contains(f))
             }
         };
-        done_before && !turn.calls.iter().any(does_it)
+        done_before && !infos.iter().any(does_it)
     } else {
         false
     }
@@ -913,13 +911,10 @@ struct Act {
 }
 
 impl Act {
-    fn of(call: &crate::model::ToolCall, lex: &Lexicon) -> Act {
-        let families = super::obligations::call_families(call, lex);
-        let prints_file = super::null_results::CallKind::of(Some(call), lex)
-            == super::null_results::CallKind::ReadFile;
+    fn of(call: &CallInfo) -> Act {
         Act {
-            families,
-            prints_file,
+            families: call.families.clone(),
+            prints_file: call.kind == super::null_results::CallKind::ReadFile,
         }
     }
 }
@@ -941,6 +936,7 @@ fn remember(
     i: usize,
     turn: &Turn,
     lex: &Lexicon,
+    infos: &[CallInfo],
     nouns: &HashMap<String, String>,
     vis: &mut Visible,
 ) {
@@ -1012,11 +1008,11 @@ fn remember(
             }
         }
     }
-    for (k, c) in turn.calls.iter().enumerate() {
+    for (k, (c, info)) in turn.calls.iter().zip(infos).enumerate() {
         for (s, e) in identifiers(&c.arguments, lex) {
             see_id(vis, &c.arguments[s..e], i, false);
         }
-        let a = Act::of(c, lex);
+        let a = Act::of(info);
         act(vis, i, &a.families);
         vis.acts.insert((i, k), a);
     }

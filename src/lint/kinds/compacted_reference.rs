@@ -29,7 +29,8 @@ pub fn references_into_compacted(cx: &Cx) -> Vec<(Fact, usize)> {
         }
     }
     let mut seen_through: Vec<Fact> = Vec::new();
-    references::extract(&open, cx.lex, &mut seen_through);
+    let calls = crate::extract::calls::Calls::new(&open, cx.lex);
+    references::extract(&open, cx.lex, &calls, &mut seen_through);
     seen_through
         .into_iter()
         .filter(|f| f.kind() == FactKind::Reference)

@@ -1,0 +1,65 @@
+//! What each call of a trajectory does, worked out once. The extractors and the resolver all ask
+//! the same questions of every call (the command line it runs, its kind, the action families it
+//! names, its words), and each answer costs a parse of its arguments, which for an editor call
+//! hold a whole file.
+
+use super::lexicon::Lexicon;
+use super::null_results::{shell_command, CallKind};
+use super::obligations::call_families;
+use super::words::call_terms;
+use crate::model::{ToolCall, Trajectory};
+use rayon::prelude::*;
+use rustc_hash::FxHashSet as HashSet;
+
+/// The answers for one call.
+#[derive(Debug)]
+pub struct CallInfo {
+    /// The shell command line it runs, if it runs one.
+    pub command: Option<String>,
+    pub kind: CallKind,
+    /// The action families its name and command line name (`edit`, `test`, …).
+    pub families: Vec<String>,
+    /// The stemmed words of its name and arguments.
+    pub terms: HashSet<String>,
+}
+
+impl CallInfo {
+    pub fn of(call: &ToolCall, lex: &Lexicon) -> CallInfo {
+        let command = shell_command(call);
+        CallInfo {
+            kind: CallKind::of_command(Some(call), command.as_deref(), lex),
+            families: call_families(call, command.as_deref(), lex),
+            terms: call_terms(&call.name, &call.arguments),
+            command,
+        }
+    }
+}
+
+/// The answers for every call of a trajectory, by turn and call index.
+#[derive(Debug)]
+pub struct Calls {
+    turns: Vec<Vec<CallInfo>>,
+}
+
+impl Calls {
+    pub fn new(traj: &Trajectory, lex: &Lexicon) -> Calls {
+        Calls {
+            turns: traj
+                .turns
+                .par_iter()
+                .map(|t| t.calls.iter().map(|c| CallInfo::of(c, lex)).collect())
+                .collect(),
+        }
+    }
+
+    /// The calls of turn `t`, in order.
+    pub fn of_turn(&self, t: usize) -> &[CallInfo] {
+        self.turns.get(t).map_or(&[], Vec::as_slice)
+    }
+
+    /// The call a result turn answers (see `Trajectory::call_of`).
+    pub fn answered_in(&self, traj: &Trajectory, result_turn: usize) -> Option<&CallInfo> {
+        let (t, k) = traj.turns.get(result_turn)?.result.as_ref()?.call?;
+        self.turns.get(t)?.get(k)
+    }
+}
