@@ -836,12 +836,16 @@ fn names_its_record(before: &str) -> bool {
 /// Updates what later turns can refer back to with what this turn shows.
 /// Records that turn `i` shows identifier `id` (in a tool result when `is_result`).
 fn see_id(vis: &mut Visible, id: &str, i: usize, is_result: bool) {
-    let seen = vis.ids.entry(id.to_string()).or_insert_with(|| IdSeen {
-        first: i,
-        first_result: None,
-        first_record: None,
-        latest: i,
-    });
+    // (Most sightings are of an id seen before: no key is built for them.)
+    let seen = match vis.ids.get_mut(id) {
+        Some(seen) => seen,
+        None => vis.ids.entry(id.to_string()).or_insert(IdSeen {
+            first: i,
+            first_result: None,
+            first_record: None,
+            latest: i,
+        }),
+    };
     seen.latest = i;
     if is_result && seen.first_result.is_none() {
         seen.first_result = Some(i);
