@@ -1156,3 +1156,39 @@ fn a_listed_noun_counts_in_the_plural() {
         .collect();
     assert_eq!(texts, ["the remaining modules"], "{texts:?}");
 }
+
+#[test]
+fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_tool() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Run the frontend tests."},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "Bash", json!({"command": "npx vitest run"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content":
+            "<persisted-output>\nOutput too large (141KB). Full output saved to: /tmp/results/c1.txt\n\nPreview (first 2KB):\n RUN v4.0.18\n ✓ test/render.test.js (4 tests)"},
+        {"role": "assistant", "content": "The preview shows passing tests so far."},
+    ]));
+    let retries = of_kind(&a, &[Subkind::ToolRetry]);
+    assert_eq!(retries.len(), 1, "{:#?}", a.analysis.facts);
+    assert_eq!(retries[0].turn, 2);
+    assert!(retries[0].text.contains("Output too large"));
+    assert_eq!(retries[0].status, Status::Open, "no later call yet");
+    let b = analyse(json!([
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "Bash", json!({"command": "ls -R"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content":
+            "Output too long to show. Full output saved to /tmp/out.txt"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c2", "Bash", json!({"command": "tail -50 /tmp/out.txt"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "src/main.rs"},
+    ]));
+    let retries = of_kind(&b, &[Subkind::ToolRetry]);
+    assert_eq!(retries.len(), 1, "{:#?}", b.analysis.facts);
+    assert_eq!(retries[0].status, Status::Discharged);
+    // A large output shown whole defers nothing.
+    let c = analyse(json!([
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "Bash", json!({"command": "cat notes.txt"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "The report was too large to email, so it was saved to the share."},
+    ]));
+    assert!(of_kind(&c, &[Subkind::ToolRetry]).is_empty());
+}
