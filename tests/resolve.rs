@@ -76,6 +76,38 @@ fn a_user_s_reply_points_back_with_its_pronoun() {
 }
 
 #[test]
+fn a_reply_to_an_offer_or_a_condition_points_back_and_a_closing_does_not() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to cancel my trip."},
+        {"role": "assistant", "content": "Basic economy cannot be cancelled. I can offer a travel certificate instead."},
+        {"role": "user", "content": "I understand. In that case, I would like the certificate."},
+        {"role": "assistant", "content": "Shall I issue a $150 certificate?"},
+        {"role": "user", "content": "Yes, please. That would be great!"},
+        {"role": "assistant", "content": "The certificate is issued; the airline will review your claim too."},
+        {"role": "user", "content": "Thanks for looking into it."},
+        {"role": "assistant", "content": "Your refund goes to the original card."},
+        {"role": "user", "content": "Thank you for that."},
+        {"role": "assistant", "content": "Is there anything else?"},
+        {"role": "user", "content": "No, that's all I needed."},
+        {"role": "assistant", "content": "In this case the fare rules apply to every passenger."},
+    ]));
+    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Pronoun])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (2, "In that case"),
+            (4, "That"),
+            (6, "looking into it"),
+            (8, "Thank you for that"),
+        ],
+        "a closing (\"that's all\") and a situational \"in this case\" are not references"
+    );
+}
+
+#[test]
 fn these_changes_before_a_commit_point_back_and_this_change_before_its_edit_does_not() {
     let edit = |id: &str| {
         call(
