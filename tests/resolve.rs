@@ -1224,3 +1224,29 @@ fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_to
     ]));
     assert!(of_kind(&c, &[Subkind::ToolRetry]).is_empty());
 }
+
+#[test]
+fn a_colon_after_two_actions_owes_the_one_its_call_does_not_do() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Finish task 4."},
+        {"role": "assistant", "content": "All green. Commit and close:", "tool_calls": [
+            call("c1", "Bash", json!({"command": "git add -A && git commit -m 'feat: trace async jobs'"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "[main a23908c] feat: trace async jobs"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c2", "Bash", json!({"command": "bd close spotter-4te.4"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Closed spotter-4te.4"},
+        {"role": "assistant", "content": "Let me make the parser safer:", "tool_calls": [
+            call("c3", "Edit", json!({"file_path": "src/parser.rs", "old_string": "unwrap()", "new_string": "?"}))]},
+        {"role": "tool", "tool_call_id": "c3", "content": "The file src/parser.rs has been updated."},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].turn, 1);
+    assert_eq!(owed[0].text, "Commit and close:");
+    assert_eq!(
+        owed[0].status,
+        Status::Discharged,
+        "the close that follows does it"
+    );
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+}

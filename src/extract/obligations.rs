@@ -214,6 +214,15 @@ pub fn extract(
                 || by_the_same_tool(chunk)
         };
         for c in &immediate {
+            // Whether a chunk other than `k` is what the calls do: then the colon no longer
+            // says that the calls are `k` too ("Commit and close task 4:" with the commit).
+            let done_elsewhere = |k: usize| {
+                (0..c.chunks.len()).any(|j| {
+                    j != k
+                        && !c.chunks[j].families.is_empty()
+                        && call_words.covers(&c.chunks[j], true)
+                })
+            };
             let owed: Vec<usize> = (0..c.chunks.len())
                 .filter(|&k| {
                     if one_at_a_time(&c.chunks[k]) {
@@ -226,7 +235,7 @@ pub fn extract(
                     let chunk = &c.chunks[k];
                     // "Let me make the function safer:" names no known kind of action; the
                     // colon says the calls that follow are it.
-                    if c.introduces && chunk.families.is_empty() {
+                    if c.introduces && chunk.families.is_empty() && !done_elsewhere(k) {
                         return false;
                     }
                     let lone = chunk
