@@ -782,14 +782,10 @@ fn done_before_the_calls(
 /// Opaque identifiers in a text: pattern matches holding a letter and a digit, not inside a
 /// path or URL.
 pub fn identifiers(t: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = digit_lines(t)
+    let mut out: Vec<(usize, usize)> = lex
+        .identifier
+        .find_all(t)
         .into_iter()
-        .flat_map(|(a, b)| {
-            lex.identifier
-                .find_all(&t[a..b])
-                .into_iter()
-                .map(move |(s, e)| (a + s, a + e))
-        })
         .filter_map(|(s, e)| {
             let w = &t[s..e];
             // "Job 4411", "Gift Card 6276644": a keyword names a number; the number is the id.
@@ -811,27 +807,6 @@ pub fn identifiers(t: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
         .collect();
     out.sort();
     out.dedup_by(|b, a| b.0 < a.1); // drop matches inside an earlier, longer one
-    out
-}
-
-/// The parts of a text where an identifier can be: every id holds a digit, so the lines holding
-/// one, each with the line before it ("Order:\n12345"), joined where they touch. Most bytes of a
-/// tool's output are on lines without a digit, and the id patterns need not read them.
-fn digit_lines(t: &str) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut previous = 0; // start of the line before
-    let mut start = 0;
-    for line in t.split_inclusive('\n') {
-        let end = start + line.len();
-        if line.bytes().any(|b| b.is_ascii_digit()) {
-            match out.last_mut() {
-                Some(last) if last.1 >= previous => last.1 = end,
-                _ => out.push((previous, end)),
-            }
-        }
-        previous = start;
-        start = end;
-    }
     out
 }
 
