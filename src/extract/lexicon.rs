@@ -2,7 +2,6 @@
 //! files the user adds, compiled once into regex sets. Unknown keys are errors that point at the
 //! file's line, so a typo in a user lexicon is not silently ignored.
 
-use aho_corasick::{AhoCorasick, MatchKind};
 use regex::{Regex, RegexBuilder};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
@@ -272,8 +271,6 @@ pub struct Lexicon {
     pub incorporation: Patterns,
     pub change_of_course: Patterns,
     pub nouns: Vec<String>,
-    /// The head nouns and their plurals, found in one pass.
-    pub noun_finder: NounFinder,
     pub backward: Vec<String>,
     /// Words after "these/those" that are not what they point at (lowercase).
     pub not_head_nouns: HashSet<String>,
@@ -293,49 +290,6 @@ pub struct Lexicon {
     pub imperative_start: Regex,
     /// Demonstrative or backward cue followed by a head noun.
     pub description: Regex,
-}
-
-/// Finds the head nouns (as written and with a plural `s`) that stand as whole runs of ASCII
-/// letters in a text (`payment_history` says "payment"), in one automaton pass instead of a hash
-/// lookup per word. Words of 3 to 16 letters only.
-#[derive(Debug, Clone)]
-pub struct NounFinder {
-    forms: AhoCorasick,
-    /// The stem of each form, by pattern id.
-    stems: Vec<String>,
-}
-
-impl NounFinder {
-    fn new(nouns: &[String]) -> NounFinder {
-        let mut forms: Vec<String> = nouns
-            .iter()
-            .flat_map(|n| [n.to_lowercase(), format!("{}s", n.to_lowercase())])
-            .filter(|f| (3..=16).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_alphabetic()))
-            .collect();
-        forms.sort();
-        forms.dedup();
-        let stems = forms.iter().map(|f| super::words::stem(f)).collect();
-        let forms = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(&forms)
-            .expect("a few hundred literal words build");
-        NounFinder { forms, stems }
-    }
-
-    /// The stem of each noun in `text`, in order. (Nouns are letters only: a match is a whole run
-    /// when no ASCII letter touches either end, and the longest form at a run's start is the run
-    /// itself when the run is a noun.)
-    pub fn stems<'a>(&'a self, text: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        let b = text.as_bytes();
-        self.forms.find_iter(text).filter_map(move |m| {
-            let before = m.start().checked_sub(1).map(|k| b[k]);
-            let after = b.get(m.end()).copied();
-            let whole = !before.is_some_and(|c| c.is_ascii_alphabetic())
-                && !after.is_some_and(|c| c.is_ascii_alphabetic());
-            whole.then(|| self.stems[m.pattern().as_usize()].as_str())
-        })
-    }
 }
 
 /// A lexicon file that could not be used, with the line to point at.
@@ -516,7 +470,6 @@ impl Lexicon {
             imperative_verbs: o.imperative_verbs.clone(),
             synonyms,
             nouns: r.nouns.clone(),
-            noun_finder: NounFinder::new(&r.nouns),
             backward: r.backward.clone(),
             not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
             stand_in_nouns: r.stand_in_nouns.iter().map(|w| w.to_lowercase()).collect(),

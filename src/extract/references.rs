@@ -138,6 +138,16 @@ impl Visible {
 }
 
 pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<Fact>) {
+    // Surface form (as written, lowercase, and its plural) → stem, so the scan needs no stemming.
+    let nouns: HashMap<String, String> = lex
+        .nouns
+        .iter()
+        .flat_map(|n| [n.to_lowercase(), format!("{}s", n.to_lowercase())])
+        .map(|f| {
+            let s = stem(&f);
+            (f, s)
+        })
+        .collect();
     let mut vis = Visible::default();
     for (i, turn) in traj.turns.iter().enumerate() {
         if turn
@@ -153,7 +163,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         if dialogue && vis.seen_dialogue {
             find_in_turn(i, turn, traj, lex, calls.of_turn(i), &vis, facts);
         }
-        remember(i, turn, lex, calls.of_turn(i), &mut vis);
+        remember(i, turn, lex, calls.of_turn(i), &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -926,12 +936,20 @@ fn act(vis: &mut Visible, i: usize, families: &[String]) {
     }
 }
 
-fn remember(i: usize, turn: &Turn, lex: &Lexicon, infos: &[CallInfo], vis: &mut Visible) {
+fn remember(
+    i: usize,
+    turn: &Turn,
+    lex: &Lexicon,
+    infos: &[CallInfo],
+    nouns: &HashMap<String, String>,
+    vis: &mut Visible,
+) {
     if turn.role == Role::Event {
         return;
     }
     let is_result = turn.role == Role::Tool;
     let mut items = 0;
+    let mut lower = String::new();
     for seg in &turn.segments {
         let t = seg.text.text.as_str();
         // What a later "that error" points at is said near the start or the end of a large
@@ -945,13 +963,20 @@ fn remember(i: usize, turn: &Turn, lex: &Lexicon, infos: &[CallInfo], vis: &mut 
         };
         for part in parts {
             // Runs of letters: a field name says its noun too (`payment_history`).
-            for s in lex.noun_finder.stems(part) {
-                // (No new key for a noun seen before: most words repeat.)
-                match vis.noun_last.get_mut(s) {
-                    Some(last) => *last = i,
-                    None => {
-                        vis.noun_last.insert(s.to_string(), i);
-                        vis.noun_first.entry(s.to_string()).or_insert(i);
+            for w in part.split(|c: char| !c.is_ascii_alphabetic()) {
+                if (3..=16).contains(&w.len()) {
+                    lower.clear();
+                    lower.push_str(w);
+                    lower.make_ascii_lowercase();
+                    if let Some(s) = nouns.get(lower.as_str()) {
+                        // (No new key for a noun seen before: most words repeat.)
+                        match vis.noun_last.get_mut(s) {
+                            Some(last) => *last = i,
+                            None => {
+                                vis.noun_last.insert(s.clone(), i);
+                                vis.noun_first.entry(s.clone()).or_insert(i);
+                            }
+                        }
                     }
                 }
             }
