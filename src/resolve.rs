@@ -284,6 +284,8 @@ const GENERIC: &[&str] = &[
     "work",
     "us",
     "creat",
+    // "proceed with the update": the update is what is owed.
+    "proc",
 ];
 
 /// The call shares a word with the obligation that is not generic, or shares two.

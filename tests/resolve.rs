@@ -1250,3 +1250,26 @@ fn a_colon_after_two_actions_owes_the_one_its_call_does_not_do() {
     );
     assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
 }
+
+#[test]
+fn proceeding_with_the_update_is_done_by_the_update_not_by_a_lookup() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Upgrade my reservation YAX4DR to business."},
+        {"role": "assistant", "content": "The upgrade costs $600. Please confirm, and I'll proceed with the update."},
+        {"role": "user", "content": "Yes, go ahead."},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "get_reservation_details", json!({"reservation_id": "YAX4DR"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"reservation_id\": \"YAX4DR\", \"cabin\": \"economy\"}"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c2", "update_reservation_flights", json!({"reservation_id": "YAX4DR", "cabin": "business"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "{\"reservation_id\": \"YAX4DR\", \"cabin\": \"business\"}"},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Discharged);
+    assert_eq!(
+        owed[0].resolved_by.map(|l| l.turn),
+        Some(5),
+        "the update, not the lookup"
+    );
+}
