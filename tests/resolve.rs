@@ -1273,3 +1273,41 @@ fn proceeding_with_the_update_is_done_by_the_update_not_by_a_lookup() {
         "the update, not the lookup"
     );
 }
+
+#[test]
+fn a_goal_is_met_by_the_change_made_so_unless_it_needs_a_run() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Book JFK to SFO with my certificate and gift card."},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "think", json!({"thought": "I need to ensure the payment methods add up to the total cost of $833."}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c2", "get_user_details", json!({"user_id": "mohamed_silva_9265"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "{\"payment_methods\": {\"certificate_1\": {\"amount\": 500}}}"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c3", "book_reservation", json!({"user_id": "mohamed_silva_9265",
+                "payment_methods": [{"payment_id": "certificate_1", "amount": 500}, {"payment_id": "gift_card_2", "amount": 333}]}))]},
+        {"role": "tool", "tool_call_id": "c3", "content": "{\"reservation_id\": \"HATHAT\"}"},
+        {"role": "user", "content": "Also fix the rounding bug in the fare module."},
+        {"role": "assistant", "content": "I'll fix the rounding in fare.py. After that I'll make sure the fare tests pass."},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c4", "edit", json!({"path": "fare.py", "old_str": "int(total)", "new_str": "round(total, 2)"}))]},
+        {"role": "tool", "tool_call_id": "c4", "content": "The file fare.py has been edited."},
+    ]));
+    let owed = commitments(&a);
+    let status_of = |t: &str| {
+        owed.iter()
+            .find(|f| f.text.contains(t))
+            .map(|f| (f.status, f.resolved_by.map(|l| l.turn)))
+    };
+    assert_eq!(
+        status_of("payment methods add up"),
+        Some((Status::Discharged, Some(5))),
+        "the booking that pays, not the lookup: {owed:#?}"
+    );
+    assert_eq!(
+        status_of("fare tests pass"),
+        Some((Status::Open, None)),
+        "an edit does not make tests pass: {owed:#?}"
+    );
+}

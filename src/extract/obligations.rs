@@ -300,7 +300,14 @@ impl Candidate<'_> {
                 t.extend(c.all_families.iter().map(|f| format!("@{f}")));
                 f.code.extend(c.code.iter().cloned());
                 if f.action.is_none() {
-                    f.action = c.families.first().cloned();
+                    // What a goal must achieve ("ensure the payments add up") is achieved by
+                    // the change made so, unless achieving it means running something.
+                    f.action =
+                        if c.goal && !c.all_families.iter().any(|f| RUNS.contains(&f.as_str())) {
+                            Some("edit".to_string())
+                        } else {
+                            c.families.first().cloned()
+                        };
                 }
             }
         }
@@ -706,7 +713,7 @@ impl CallWords {
             && !chunk
                 .all_families
                 .iter()
-                .any(|f| matches!(f.as_str(), "test" | "lint" | "build" | "execute"))
+                .any(|f| RUNS.contains(&f.as_str()))
         {
             return true;
         }
@@ -755,6 +762,10 @@ pub(crate) const DELIVERED: usize = 400;
 
 /// Shell commands whose whole effect is to change files ("remove the script": `rm x.py`).
 const FILE_COMMANDS: [&str; 8] = ["rm", "mv", "cp", "mkdir", "touch", "rmdir", "ln", "patch"];
+
+/// Families of what is achieved by running something: a goal about them ("make sure the tests
+/// pass") is not met by an edit.
+const RUNS: [&str; 4] = ["test", "lint", "build", "execute"];
 
 /// Families that name what an action is about, beyond its verb.
 const DOMAINS: [&str; 6] = ["test", "lint", "build", "commit", "install", "todo"];
