@@ -641,7 +641,10 @@ fn resolve_with_prose(
                 let names_it = f.kind() == FactKind::NullResult
                     && cue_null
                     && (shared >= 2
-                        || f.terms.iter().filter(own).any(|q| distinctive(q))
+                        || f.terms
+                            .iter()
+                            .filter(own)
+                            .any(|q| distinctive(q) && !calls.common(q))
                         || echoed());
                 let ok = match f.kind() {
                     FactKind::NullResult => names_it || quoting,

@@ -1311,3 +1311,31 @@ fn a_goal_is_met_by_the_change_made_so_unless_it_needs_a_run() {
         "an edit does not make tests pass: {owed:#?}"
     );
 }
+
+#[test]
+fn a_word_every_call_holds_does_not_alone_tie_a_remark_to_an_empty_search() {
+    let run = |reads: usize| {
+        let mut m = vec![
+            json!({"role": "user", "content": "Wire up tracing."}),
+            json!({"role": "assistant", "content": null, "tool_calls": [
+                call("g", "Bash", json!({"command": "grep -rn telemetry_bandit deps/opentelemetry/"}))]}),
+            json!({"role": "tool", "tool_call_id": "g", "content": ""}),
+        ];
+        for k in 0..reads {
+            let id = format!("r{k}");
+            m.push(json!({"role": "assistant", "content": null, "tool_calls": [
+                call(&id, "Read", json!({"file_path": format!("lib/opentelemetry/part{k}.ex")}))]}));
+            m.push(
+                json!({"role": "tool", "tool_call_id": id, "content": "defmodule Part do\nend"}),
+            );
+        }
+        m.push(json!({"role": "assistant", "content": "The issue is that opentelemetry needs a tracer module."}));
+        let a = analyse(Value::Array(m));
+        of_kind(&a, &[Subkind::Empty])
+            .first()
+            .map(|f| f.status)
+            .expect("the empty grep is a null result")
+    };
+    assert_eq!(run(0), Status::Incorporated, "a word of that search alone");
+    assert_eq!(run(6), Status::Unincorporated, "a word of the whole run");
+}

@@ -9,7 +9,7 @@ use super::obligations::call_families;
 use super::words::call_terms;
 use crate::model::{ToolCall, Trajectory};
 use rayon::prelude::*;
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The answers for one call.
 #[derive(Debug)]
@@ -39,17 +39,40 @@ impl CallInfo {
 #[derive(Debug)]
 pub struct Calls {
     turns: Vec<Vec<CallInfo>>,
+    /// How many calls hold each word.
+    calls_with: HashMap<String, usize>,
+    count: usize,
 }
 
 impl Calls {
     pub fn new(traj: &Trajectory, lex: &Lexicon) -> Calls {
-        Calls {
-            turns: traj
-                .turns
-                .par_iter()
-                .map(|t| t.calls.iter().map(|c| CallInfo::of(c, lex)).collect())
-                .collect(),
+        let turns: Vec<Vec<CallInfo>> = traj
+            .turns
+            .par_iter()
+            .map(|t| t.calls.iter().map(|c| CallInfo::of(c, lex)).collect())
+            .collect();
+        let mut calls_with: HashMap<String, usize> = HashMap::default();
+        for term in turns.iter().flatten().flat_map(|c| &c.terms) {
+            match calls_with.get_mut(term) {
+                Some(n) => *n += 1,
+                None => {
+                    calls_with.insert(term.clone(), 1);
+                }
+            }
         }
+        Calls {
+            count: turns.iter().map(Vec::len).sum(),
+            turns,
+            calls_with,
+        }
+    }
+
+    /// Whether `term` is a word of the whole run rather than of one call: the project's name,
+    /// its root directory, the library every call touches. At least five calls and a quarter
+    /// of them hold it.
+    pub fn common(&self, term: &str) -> bool {
+        let n = self.calls_with.get(term).copied().unwrap_or(0);
+        n >= 5 && 4 * n >= self.count
     }
 
     /// The calls of turn `t`, in order.
