@@ -1339,3 +1339,35 @@ fn a_word_every_call_holds_does_not_alone_tie_a_remark_to_an_empty_search() {
     assert_eq!(run(0), Status::Incorporated, "a word of that search alone");
     assert_eq!(run(6), Status::Unincorporated, "a word of the whole run");
 }
+
+#[test]
+fn an_opening_pronoun_after_an_adverb_a_belief_or_with_a_participle_points_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I need to change my flight."},
+        {"role": "assistant", "content": "The business fare for that flight is $1,200."},
+        {"role": "user", "content": "Unfortunately, that's a bit above my budget."},
+        {"role": "assistant", "content": "Which reservation do you mean?"},
+        {"role": "user", "content": "I believe it's the one from JFK on May 17."},
+        {"role": "assistant", "content": "You have two reservations on May 17."},
+        {"role": "user", "content": "Just need them canceled."},
+        {"role": "assistant", "content": "Do you have the confirmation email?"},
+        {"role": "user", "content": "I must have left it somewhere else."},
+        {"role": "assistant", "content": "Anything else I can help with?"},
+        {"role": "user", "content": "I think that's all for now."},
+        {"role": "assistant", "content": "We see that there's a setup.py file in the project."},
+    ]));
+    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Pronoun])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (2, "Unfortunately, that"),
+            (4, "believe it"),
+            (6, "need them"),
+            (8, "left it"),
+        ],
+        "a closing (\"that's all\") and a complementizer (\"see that there's\") are not references"
+    );
+}
