@@ -1371,3 +1371,27 @@ fn an_opening_pronoun_after_an_adverb_a_belief_or_with_a_participle_points_back(
         "a closing (\"that's all\") and a complementizer (\"see that there's\") are not references"
     );
 }
+
+#[test]
+fn this_task_before_a_call_on_an_id_shown_earlier_points_back_at_it() {
+    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Work through the epic."},
+        {"role": "assistant", "content": null, "tool_calls": [bash("c1", "bd show spotter-4te.3")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "spotter-4te.3: Instrument the hook controllers\nStatus: open"},
+        {"role": "assistant", "content": "Let me mark this task as in progress:", "tool_calls": [
+            bash("c2", "bd update spotter-4te.3 --status in_progress")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Updated spotter-4te.3"},
+        {"role": "assistant", "content": "Let me run this command:", "tool_calls": [bash("c3", "mix test")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "297 tests, 0 failures"},
+    ]));
+    let found: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str(), f.antecedent.map(|l| l.turn)))
+        .collect();
+    assert_eq!(
+        found,
+        [(3, "this task", Some(2))],
+        "'this command:' still introduces the call that follows"
+    );
+}

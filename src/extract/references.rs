@@ -388,10 +388,23 @@ fn find_in_turn(
                 if said_before {
                     continue;
                 }
-                if (rest_of_line.trim_end().ends_with(':')
+                // ("Let me mark this task as in progress:" with `bd update spotter-4te.3`: the
+                // call acts on a thing an earlier turn showed, and the words point back at it.)
+                let colon = rest_of_line.trim_end().ends_with(':');
+                let acted_on = colon.then(|| acted_on_earlier(turn, vis, lex)).flatten();
+                if (colon
+                    && acted_on.is_none()
                     && !done_before_the_calls(noun, t[e..].trim(), infos, vis, lex))
                     || (rest_of_line.trim().is_empty() && t[e..].trim_start().starts_with("```"))
                 {
+                    continue;
+                }
+                if let Some(defining) = acted_on {
+                    let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
+                    let others = vis.nearby();
+                    bind(&mut f, traj, Some(defining), &others);
+                    claimed.push(Span::new(s, e));
+                    facts.push(f);
                     continue;
                 }
             }
@@ -530,6 +543,23 @@ fn find_in_turn(
             facts.push(f);
         }
     }
+}
+
+/// The turn where the thing this turn's calls act on was defined, when their arguments name an
+/// identifier an earlier turn showed (`bd update spotter-4te.3` after `bd show spotter-4te.3`).
+fn acted_on_earlier(turn: &Turn, vis: &Visible, lex: &Lexicon) -> Option<usize> {
+    turn.calls.iter().find_map(|c| {
+        identifiers(&c.arguments, lex)
+            .into_iter()
+            .find_map(|(s, e)| {
+                let seen = vis.ids.get(&c.arguments[s..e])?;
+                Some(
+                    seen.first_record
+                        .or(seen.first_result)
+                        .unwrap_or(seen.first),
+                )
+            })
+    })
 }
 
 /// "None of these tools (credo, dialyxir, sobelow)": the turn lists at once what it means.
