@@ -10,6 +10,7 @@ use super::words::call_terms;
 use crate::model::{ToolCall, Trajectory};
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::OnceLock;
 
 /// The answers for one call.
 #[derive(Debug)]
@@ -39,31 +40,19 @@ impl CallInfo {
 #[derive(Debug)]
 pub struct Calls {
     turns: Vec<Vec<CallInfo>>,
-    /// How many calls hold each word.
-    calls_with: HashMap<String, usize>,
-    count: usize,
+    /// How many calls hold each word, counted when first asked (few trajectories ask).
+    calls_with: OnceLock<HashMap<String, usize>>,
 }
 
 impl Calls {
     pub fn new(traj: &Trajectory, lex: &Lexicon) -> Calls {
-        let turns: Vec<Vec<CallInfo>> = traj
-            .turns
-            .par_iter()
-            .map(|t| t.calls.iter().map(|c| CallInfo::of(c, lex)).collect())
-            .collect();
-        let mut calls_with: HashMap<String, usize> = HashMap::default();
-        for term in turns.iter().flatten().flat_map(|c| &c.terms) {
-            match calls_with.get_mut(term) {
-                Some(n) => *n += 1,
-                None => {
-                    calls_with.insert(term.clone(), 1);
-                }
-            }
-        }
         Calls {
-            count: turns.iter().map(Vec::len).sum(),
-            turns,
-            calls_with,
+            turns: traj
+                .turns
+                .par_iter()
+                .map(|t| t.calls.iter().map(|c| CallInfo::of(c, lex)).collect())
+                .collect(),
+            calls_with: OnceLock::new(),
         }
     }
 
@@ -71,8 +60,21 @@ impl Calls {
     /// its root directory, the library every call touches. At least five calls and a quarter
     /// of them hold it.
     pub fn common(&self, term: &str) -> bool {
-        let n = self.calls_with.get(term).copied().unwrap_or(0);
-        n >= 5 && 4 * n >= self.count
+        let calls_with = self.calls_with.get_or_init(|| {
+            let mut counts: HashMap<String, usize> = HashMap::default();
+            for term in self.turns.iter().flatten().flat_map(|c| &c.terms) {
+                match counts.get_mut(term) {
+                    Some(n) => *n += 1,
+                    None => {
+                        counts.insert(term.clone(), 1);
+                    }
+                }
+            }
+            counts
+        });
+        let calls = self.turns.iter().map(Vec::len).sum::<usize>();
+        let n = calls_with.get(term).copied().unwrap_or(0);
+        n >= 5 && 4 * n >= calls
     }
 
     /// The calls of turn `t`, in order.
