@@ -40,8 +40,9 @@ impl CallInfo {
 #[derive(Debug)]
 pub struct Calls {
     turns: Vec<Vec<CallInfo>>,
-    /// How many calls hold each word, counted when first asked (few trajectories ask).
-    calls_with: OnceLock<HashMap<String, usize>>,
+    /// How many calls hold each word, and how many calls there are: counted when first asked
+    /// (few trajectories ask).
+    calls_with: OnceLock<(HashMap<String, usize>, usize)>,
 }
 
 impl Calls {
@@ -60,7 +61,7 @@ impl Calls {
     /// its root directory, the library every call touches. At least five calls and a quarter
     /// of them hold it.
     pub fn common(&self, term: &str) -> bool {
-        let calls_with = self.calls_with.get_or_init(|| {
+        let (calls_with, calls) = self.calls_with.get_or_init(|| {
             let mut counts: HashMap<String, usize> = HashMap::default();
             for term in self.turns.iter().flatten().flat_map(|c| &c.terms) {
                 match counts.get_mut(term) {
@@ -70,11 +71,10 @@ impl Calls {
                     }
                 }
             }
-            counts
+            (counts, self.turns.iter().map(Vec::len).sum())
         });
-        let calls = self.turns.iter().map(Vec::len).sum::<usize>();
         let n = calls_with.get(term).copied().unwrap_or(0);
-        n >= 5 && 4 * n >= calls
+        n >= 5 && 4 * n >= *calls
     }
 
     /// The calls of turn `t`, in order.
