@@ -570,14 +570,7 @@ fn resolve_with_prose(
             // "WebSurfer can help to access the data", "Please search …": a sentence that
             // looks ahead (or asks) does not perform what it names.
             let prospective = lex.commitment.is_match(sentence)
-                || tokens(sentence).any(|(_, w)| {
-                    // (Lower case only: "May 26" is a date.)
-                    [
-                        "can", "could", "should", "would", "might", "may", "please", "Can",
-                        "Could", "Should", "Would", "Might", "Please",
-                    ]
-                    .contains(&w)
-                });
+                || tokens(sentence).any(|(_, w)| lex.prospective_words.contains(w));
             let cue_done = lex.done.is_match(sentence) || lex.dropped.is_match(sentence);
             if assistant
                 && k < 3

@@ -86,6 +86,10 @@ struct ObligationLists {
     #[serde(default)]
     imperative_verbs: Vec<String>,
     #[serde(default)]
+    prospective_words: Vec<String>,
+    #[serde(default)]
+    question_words: Vec<String>,
+    #[serde(default)]
     tracker_open: Vec<String>,
     #[serde(default)]
     tracker_close: Vec<String>,
@@ -263,6 +267,10 @@ pub struct Lexicon {
     /// A sentence introducing steps for the reader, not the agent ("you would need to:").
     pub for_the_reader: Patterns,
     pub imperative_verbs: Vec<String>,
+    /// Words by which a sentence looks ahead or asks (as written: "May 26" is a date).
+    pub prospective_words: HashSet<String>,
+    /// Words by which an object asks one question ("check if there are tests"), lowercase.
+    pub question_words: HashSet<String>,
     /// A shell command that starts work on a tracked item, and one that finishes it.
     pub tracker_open: Patterns,
     pub tracker_close: Patterns,
@@ -468,6 +476,8 @@ impl Lexicon {
             runner_commands: n.runner_commands.clone(),
             quiet_subcommands: n.quiet_subcommands.clone(),
             imperative_verbs: o.imperative_verbs.clone(),
+            prospective_words: o.prospective_words.iter().cloned().collect(),
+            question_words: o.question_words.iter().map(|w| w.to_lowercase()).collect(),
             synonyms,
             nouns: r.nouns.clone(),
             backward: r.backward.clone(),
@@ -515,6 +525,8 @@ fn merge(into: &mut File, f: File) {
     o.plan_header.extend(f.obligation.plan_header);
     o.for_the_reader.extend(f.obligation.for_the_reader);
     o.imperative_verbs.extend(f.obligation.imperative_verbs);
+    o.prospective_words.extend(f.obligation.prospective_words);
+    o.question_words.extend(f.obligation.question_words);
     o.tracker_open.extend(f.obligation.tracker_open);
     o.tracker_close.extend(f.obligation.tracker_close);
     for (k, v) in f.obligation.synonyms {

@@ -596,13 +596,8 @@ impl ChunkWords {
             // question.)
             plural: {
                 let object = object_part(text);
-                let asks = tokens(object).any(|(_, w)| {
-                    [
-                        "if", "whether", "what", "how", "where", "which", "why", "who",
-                    ]
-                    .iter()
-                    .any(|q| w.eq_ignore_ascii_case(q))
-                });
+                let asks = tokens(object)
+                    .any(|(_, w)| lex.question_words.contains(&w.to_ascii_lowercase()));
                 !asks
                     && tokens(object).last().is_some_and(|(_, w)| {
                         w.len() > 3
