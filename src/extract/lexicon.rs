@@ -575,6 +575,22 @@ mod tests {
     }
 
     #[test]
+    fn word_lists_are_extended_by_a_lexicon_file_too() {
+        let base = Lexicon::builtin();
+        assert!(base.prospective_words.contains("may") && !base.prospective_words.contains("May"));
+        assert!(!base.prospective_words.contains("shall"));
+        let extra = Lexicon::with_extra(&[(
+            "mine.toml".into(),
+            "[obligation]\nprospective_words = ['shall']\nquestion_words = ['Wherefore']\n".into(),
+        )])
+        .unwrap();
+        assert!(
+            extra.prospective_words.contains("shall") && extra.prospective_words.contains("can")
+        );
+        assert!(extra.question_words.contains("wherefore"), "lowercased");
+    }
+
+    #[test]
     fn unknown_keys_point_at_their_line() {
         let e = Lexicon::with_extra(&[(
             "mine.toml".into(),
