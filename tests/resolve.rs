@@ -23,6 +23,14 @@ fn of_kind<'a>(a: &'a Annotated, kinds: &[Subkind]) -> Vec<&'a Fact> {
         .collect()
 }
 
+/// (turn, text) of the facts of these subkinds, in order.
+fn turns_and_texts<'a>(a: &'a Annotated, kinds: &[Subkind]) -> Vec<(usize, &'a str)> {
+    of_kind(a, kinds)
+        .into_iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect()
+}
+
 fn commitments(a: &Annotated) -> Vec<&Fact> {
     of_kind(a, &[Subkind::SelfCommitment])
 }
@@ -59,10 +67,7 @@ fn a_user_s_reply_points_back_with_its_pronoun() {
         {"role": "assistant", "content": "Take your time."},
         {"role": "user", "content": "Thanks for your help, I'll be using my card for the next trip."},
     ]));
-    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Pronoun])
-        .iter()
-        .map(|f| (f.turn, f.text.as_str()))
-        .collect();
+    let found = turns_and_texts(&a, &[Subkind::Pronoun]);
     assert_eq!(
         found,
         [
@@ -91,10 +96,7 @@ fn a_reply_to_an_offer_or_a_condition_points_back_and_a_closing_does_not() {
         {"role": "user", "content": "No, that's all I needed."},
         {"role": "assistant", "content": "In this case the fare rules apply to every passenger."},
     ]));
-    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Pronoun])
-        .iter()
-        .map(|f| (f.turn, f.text.as_str()))
-        .collect();
+    let found = turns_and_texts(&a, &[Subkind::Pronoun]);
     assert_eq!(
         found,
         [
@@ -130,10 +132,7 @@ fn these_changes_before_a_commit_point_back_and_this_change_before_its_edit_does
         {"role": "assistant", "content": "Excellent! Now let me commit these changes:", "tool_calls": [git]},
         {"role": "tool", "tool_call_id": "c3", "content": "M src/otel.ex"},
     ]));
-    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Anaphoric])
-        .iter()
-        .map(|f| (f.turn, f.text.as_str()))
-        .collect();
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
     assert_eq!(found, [(5, "these changes")]);
 }
 
@@ -236,10 +235,7 @@ fn an_owner_s_last_thing_is_dated_and_a_turn_s_own_list_is_what_its_these_means(
         {"role": "assistant", "content": "Done."},
         {"role": "user", "content": "Thanks. Your last answer helped."},
     ]));
-    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Ordinal, Subkind::Anaphoric])
-        .iter()
-        .map(|f| (f.turn, f.text.as_str()))
-        .collect();
+    let found = turns_and_texts(&a, &[Subkind::Ordinal, Subkind::Anaphoric]);
     assert_eq!(
         found,
         [
@@ -671,10 +667,7 @@ fn a_description_that_introduces_a_list_is_not_a_reference() {
         {"role": "assistant", "content": "Your reservation has been upgraded. Here are the updated details:\n\n- **Cabin**: Economy\n- **Flights**: EWR to IAH"},
         {"role": "user", "content": "Did you keep the updated seat I asked for?"},
     ]));
-    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Anaphoric])
-        .into_iter()
-        .map(|f| (f.turn, f.text.as_str()))
-        .collect();
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
     // The details follow in the same turn; the seat was set earlier.
     assert_eq!(found, vec![(2, "the updated seat")], "{found:?}");
 }
@@ -1004,10 +997,7 @@ fn a_stand_in_noun_after_the_turns_first_sentence_points_inside_it() {
         {"role": "assistant", "content": "I can help. I'll need your user ID and the reservation ID. Could you please provide these details?"},
         {"role": "user", "content": "These details are in my email, one moment."},
     ]));
-    let texts: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Anaphoric])
-        .iter()
-        .map(|f| (f.turn, f.text.as_str()))
-        .collect();
+    let texts = turns_and_texts(&a, &[Subkind::Anaphoric]);
     // The user's opening "These details" points back; the assistant's points at its own list.
     assert_eq!(texts, [(2, "These details")]);
 }
@@ -1356,10 +1346,7 @@ fn an_opening_pronoun_after_an_adverb_a_belief_or_with_a_participle_points_back(
         {"role": "user", "content": "I think that's all for now."},
         {"role": "assistant", "content": "We see that there's a setup.py file in the project."},
     ]));
-    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Pronoun])
-        .iter()
-        .map(|f| (f.turn, f.text.as_str()))
-        .collect();
+    let found = turns_and_texts(&a, &[Subkind::Pronoun]);
     assert_eq!(
         found,
         [

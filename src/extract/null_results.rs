@@ -121,8 +121,8 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
     }
 }
 
-/// The words of a failure message, each also marked '!' (words of the failure itself, which a
-/// later turn may quote), generic failure words left out.
+/// The words of a failure message, each once and each also marked '!' (words of the failure
+/// itself, which a later turn may quote), generic failure words left out.
 fn failure_terms(message: &str) -> Vec<String> {
     // Paths and locations (`tests/test_main.py:16:1:`) say where, not what failed.
     let message: String = message
@@ -130,9 +130,9 @@ fn failure_terms(message: &str) -> Vec<String> {
         .filter(|w| !w.contains('/') && !w.contains('\\') && !w.trim_end_matches(':').contains(':'))
         .collect::<Vec<_>>()
         .join(" ");
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     for t in super::words::terms(&message) {
-        if !GENERIC_FAILURE_WORDS.contains(&t.as_str()) {
+        if !GENERIC_FAILURE_WORDS.contains(&t.as_str()) && !out.contains(&t) {
             out.push(format!("!{t}"));
             out.push(t);
         }
@@ -185,8 +185,6 @@ fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
         let mut f = fact_at(Subkind::Error, i, t, start, start + line.len());
         let report: Vec<&str> = lines.iter().map(|&(_, l)| l).collect();
         f.terms = failure_terms(&report.join("\n"));
-        f.terms.sort_unstable();
-        f.terms.dedup();
         Some(f)
     })
 }

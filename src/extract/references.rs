@@ -16,7 +16,7 @@ use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
 // Words and ids are hashed once per token of every turn: a fast hash.
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// Where an identifier was seen: first, first in a tool result (where its content is given),
 /// and most recently.
@@ -31,6 +31,14 @@ struct IdSeen {
 }
 
 impl IdSeen {
+    /// The turn that says what the id is: the first result giving its record, else the first
+    /// result holding it, else its first sighting.
+    fn defining(&self) -> usize {
+        self.first_record
+            .or(self.first_result)
+            .unwrap_or(self.first)
+    }
+
     /// Two sightings of one id (under a short and a full form) as one.
     fn merge(&self, other: &IdSeen) -> IdSeen {
         IdSeen {
@@ -74,8 +82,8 @@ struct Visible {
     /// The last few turns making a call of each action family (`edit`, `search`, …): "the
     /// second edit", "the updated file", "the file you grepped" point at one of them.
     by_family: HashMap<String, std::collections::VecDeque<usize>>,
-    /// What each call whose result is still to come does (keyed by turn and call index).
-    acts: HashMap<(usize, usize), Act>,
+    /// The calls whose result is still to come (by turn and call index).
+    awaiting: HashSet<(usize, usize)>,
     /// Short forms prose uses for a longer id: `gqc.4` for `spotter-gqc.4`, `6276644` for
     /// `gift_card_6276644`.
     id_alias: HashMap<String, String>,
@@ -163,7 +171,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         if dialogue && vis.seen_dialogue {
             find_in_turn(i, turn, traj, lex, calls.of_turn(i), &vis, facts);
         }
-        remember(i, turn, lex, calls.of_turn(i), &nouns, &mut vis);
+        remember(i, turn, lex, calls, &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -529,14 +537,10 @@ fn find_in_turn(
                 continue;
             };
             let mut f = fact_at(Subkind::Identifier, i, text, s, e);
-            let defining = seen
-                .first_record
-                .or(seen.first_result)
-                .unwrap_or(seen.first);
             bind(
                 &mut f,
                 traj,
-                Some(defining),
+                Some(seen.defining()),
                 &[Some(seen.first), Some(seen.latest)],
             );
             claimed.push(Span::new(s, e));
@@ -551,14 +555,7 @@ fn acted_on_earlier(turn: &Turn, vis: &Visible, lex: &Lexicon) -> Option<usize> 
     turn.calls.iter().find_map(|c| {
         identifiers(&c.arguments, lex)
             .into_iter()
-            .find_map(|(s, e)| {
-                let seen = vis.ids.get(&c.arguments[s..e])?;
-                Some(
-                    seen.first_record
-                        .or(seen.first_result)
-                        .unwrap_or(seen.first),
-                )
-            })
+            .find_map(|(s, e)| vis.ids.get(&c.arguments[s..e]).map(IdSeen::defining))
     })
 }
 
@@ -938,21 +935,6 @@ fn head_and_tail(t: &str, n: usize) -> Vec<&str> {
 /// How many turns per action family stay candidates.
 const ACTING: usize = 3;
 
-/// What a call does: its action families, and whether it prints a file.
-struct Act {
-    families: Vec<String>,
-    prints_file: bool,
-}
-
-impl Act {
-    fn of(call: &CallInfo) -> Act {
-        Act {
-            families: call.families.clone(),
-            prints_file: call.kind == super::null_results::CallKind::ReadFile,
-        }
-    }
-}
-
 /// Records that turn `i` did what a call does.
 fn act(vis: &mut Visible, i: usize, families: &[String]) {
     for family in families {
@@ -970,7 +952,7 @@ fn remember(
     i: usize,
     turn: &Turn,
     lex: &Lexicon,
-    infos: &[CallInfo],
+    calls: &Calls,
     nouns: &HashMap<String, String>,
     vis: &mut Visible,
 ) {
@@ -1032,23 +1014,23 @@ fn remember(
         .result
         .as_ref()
         .and_then(|r| r.call)
-        .and_then(|call| vis.acts.remove(&call))
+        .filter(|call| vis.awaiting.remove(call))
+        .and_then(|(t, k)| calls.of_turn(t).get(k))
     {
         act(vis, i, &a.families);
         // A printed file is "the code" a later turn talks about, whatever words it holds.
-        if a.prints_file {
+        if a.kind == super::null_results::CallKind::ReadFile {
             for noun in ["code", "file", "source"] {
                 vis.noun_last.insert(stem(noun), i);
             }
         }
     }
-    for (k, (c, info)) in turn.calls.iter().zip(infos).enumerate() {
+    for (k, (c, info)) in turn.calls.iter().zip(calls.of_turn(i)).enumerate() {
         for (s, e) in identifiers(&c.arguments, lex) {
             see_id(vis, &c.arguments[s..e], i, false);
         }
-        let a = Act::of(info);
-        act(vis, i, &a.families);
-        vis.acts.insert((i, k), a);
+        act(vis, i, &info.families);
+        vis.awaiting.insert((i, k));
     }
     if items >= 2 {
         vis.last_list = Some(i);
