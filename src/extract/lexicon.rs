@@ -143,40 +143,59 @@ struct ReferenceLists {
     identifier: Vec<String>,
 }
 
-/// A list of patterns compiled for the questions the extractors ask: one alternation to ask
-/// "does any match, and where first" in a single leftmost pass, and a set plus the single
-/// regexes to find every match.
-///
-/// Word boundaries are ASCII (`(?-u:\b)`): Unicode boundaries push the regex engine off its fast
-/// automaton onto the PikeVM, which made extraction ten times slower on large tool outputs. The
-/// phrases are English; letters outside ASCII still match inside `\w` and literals.
 /// A list of patterns compiled into one alternation: "does any match", "where is the first",
 /// and "every match, left to right" are each a single pass over the text.
 ///
-/// Word boundaries are ASCII (`(?-u:\b)`): Unicode boundaries push the regex engine off its fast
-/// automaton onto the PikeVM, which made extraction ten times slower on large tool outputs. The
-/// phrases are English; letters outside ASCII still match inside `\w` and literals.
+/// Classes are ASCII (see `ascii_classes`).
 #[derive(Debug, Clone)]
 pub struct Patterns {
     any: Option<Regex>,
 }
 
-/// `\b` → `(?-u:\b)`, leaving an escaped backslash (`\\b`) alone.
-fn ascii_boundaries(p: &str) -> String {
+/// Word boundaries and the classes `\w`, `\d`, `\s` (and their negations) made ASCII, leaving
+/// an escaped backslash (`\\b`) alone. Unicode boundaries push the regex engine off its fast
+/// automaton onto the PikeVM (extraction was ten times slower on large tool outputs), and a
+/// Unicode `\w` is hundreds of byte ranges: each automaton state over it is built on first use,
+/// which was a quarter of a cold run's analysis. The phrases are English; letters outside ASCII
+/// still match as literals and inside negated classes.
+fn ascii_classes(p: &str) -> String {
     let mut out = String::with_capacity(p.len() + 16);
     let mut chars = p.chars().peekable();
+    // Inside a bracket class (`[^\s]`) a class is spelled out: `(?-u:…)` is not allowed there.
+    let mut in_class = false;
+    let mut class_start = false;
     while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('b') => out.push_str("(?-u:\\b)"),
+        let at_class_start = std::mem::take(&mut class_start);
+        match c {
+            '\\' => match chars.next() {
+                Some(k @ ('b' | 'B')) if !in_class => out.push_str(&format!("(?-u:\\{k})")),
+                Some(k @ ('w' | 'd' | 's')) if !in_class => out.push_str(&format!("(?-u:\\{k})")),
+                // (A negated ASCII class matches any other character, not just any byte.)
+                Some('W') if !in_class => out.push_str("[^0-9A-Za-z_]"),
+                Some('D') if !in_class => out.push_str("[^0-9]"),
+                Some('S') if !in_class => out.push_str("[^\\t\\n\\x0B\\x0C\\r ]"),
+                Some('w') => out.push_str("0-9A-Za-z_"),
+                Some('d') => out.push_str("0-9"),
+                Some('s') => out.push_str("\\t\\n\\x0B\\x0C\\r "),
                 Some(n) => {
                     out.push('\\');
                     out.push(n);
                 }
                 None => out.push('\\'),
+            },
+            '[' if !in_class => {
+                in_class = true;
+                class_start = true;
+                out.push('[');
+                if chars.peek() == Some(&'^') {
+                    out.push(chars.next().unwrap_or('^'));
+                }
             }
-        } else {
-            out.push(c);
+            ']' if in_class && !at_class_start => {
+                in_class = false;
+                out.push(']');
+            }
+            _ => out.push(c),
         }
     }
     out
@@ -193,7 +212,7 @@ fn build(p: &str) -> Result<Regex, regex::Error> {
 impl Patterns {
     fn new(list: &[String], what: &str) -> Result<Patterns, String> {
         let err = |e: regex::Error| format!("lexicon list `{what}`: {e}");
-        let list: Vec<String> = list.iter().map(|p| ascii_boundaries(p)).collect();
+        let list: Vec<String> = list.iter().map(|p| ascii_classes(p)).collect();
         let any = if list.is_empty() {
             None
         } else {
@@ -377,7 +396,7 @@ impl Lexicon {
             verbs = merged.obligation.imperative_verbs.join("|"),
         );
         let big = |pattern: &str, source: &str| {
-            RegexBuilder::new(&ascii_boundaries(pattern))
+            RegexBuilder::new(&ascii_classes(pattern))
                 .dfa_size_limit(16 << 20)
                 .build()
                 .map_err(|e| LexiconError {
@@ -588,6 +607,19 @@ mod tests {
             extra.prospective_words.contains("shall") && extra.prospective_words.contains("can")
         );
         assert!(extra.question_words.contains("wherefore"), "lowercased");
+    }
+
+    #[test]
+    fn classes_are_ascii_inside_and_outside_brackets() {
+        assert_eq!(
+            ascii_classes(r"\bfix\w+ [^`\s]{1,4}\W\\b"),
+            r"(?-u:\b)fix(?-u:\w)+ [^`\t\n\x0B\x0C\r ]{1,4}[^0-9A-Za-z_]\\b"
+        );
+        // "]" first in a class is a literal, not its end.
+        assert_eq!(ascii_classes(r"[]\d]\d"), r"[]0-9](?-u:\d)");
+        // Every pattern still compiles as a regex over text (none may match invalid UTF-8).
+        let p = Patterns::new(&[r"\S+\W\D".to_string()], "test").unwrap();
+        assert_eq!(p.first("ab, 1 x"), Some((0, 4)));
     }
 
     #[test]
