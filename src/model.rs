@@ -108,6 +108,10 @@ pub struct Turn {
     pub name: Option<String>,
     /// This turn is the summary written by a compaction.
     pub is_summary: bool,
+    /// The earlier turn whose API message this turn's calls belong to: Claude Code writes each
+    /// call of a parallel batch on a line of its own, with the results in between, so one
+    /// assistant message (its text and all its calls) is read as several turns.
+    pub continues: Option<usize>,
 }
 
 impl EventKind {
@@ -128,6 +132,7 @@ impl Turn {
             event: None,
             name: None,
             is_summary: false,
+            continues: None,
         }
     }
 

@@ -1382,3 +1382,95 @@ fn this_task_before_a_call_on_an_id_shown_earlier_points_back_at_it() {
         "'this command:' still introduces the call that follows"
     );
 }
+
+/// A Claude Code log: each line an assistant content block of message `id` (text or tool_use),
+/// or a user line with the result of a call.
+fn claude_code(lines: &[(&str, Value)]) -> trajlint::FileReport {
+    let jsonl: String = lines
+        .iter()
+        .map(|(id, block)| {
+            let line = if block["type"] == "tool_result" {
+                json!({"type": "user", "message": {"role": "user", "content": [block]}})
+            } else {
+                json!({"type": "assistant",
+                       "message": {"id": id, "role": "assistant", "content": [block]}})
+            };
+            line.to_string() + "\n"
+        })
+        .collect();
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let src = trajlint::source::SourceFile::new("session.jsonl", None, jsonl.into_bytes());
+    trajlint::process(src, None, &lex)
+}
+
+fn read(id: &str, path: &str) -> Value {
+    json!({"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": path}})
+}
+
+fn result(id: &str, content: &str) -> Value {
+    json!({"type": "tool_result", "tool_use_id": id, "content": content})
+}
+
+fn text(t: &str) -> Value {
+    json!({"type": "text", "text": t})
+}
+
+#[test]
+fn what_a_message_s_calls_leave_of_the_things_it_names_is_owed() {
+    // semantics.md: "Let me check the config files and the priv directory" with calls reading
+    // only config files: "the priv directory" is owed. Claude Code writes each call of the
+    // message on its own line, its result between: the message's calls are read together.
+    let owed = claude_code(&[
+        ("m0", text("Let me look at the project.")),
+        ("m0", read("t0", "mix.exs")),
+        ("", result("t0", "defmodule Spotter.MixProject do")),
+        (
+            "m1",
+            text("Now let me check the config files and priv directory:"),
+        ),
+        ("m1", read("t1", "config/dev.exs")),
+        ("", result("t1", "import Config")),
+        ("m1", read("t2", "config/test.exs")),
+        ("", result("t2", "import Config")),
+        (
+            "m2",
+            json!({"type": "tool_use", "id": "t3", "name": "Bash",
+                      "input": {"command": "find priv -type f"}}),
+        ),
+        ("", result("t3", "priv/repo/migrations/1_init.exs")),
+    ]);
+    let traj = &owed.read.trajectories[0];
+    assert_eq!(
+        traj.turns[4].continues,
+        Some(2),
+        "the second Read is of message m1"
+    );
+    let facts: Vec<(usize, Status)> = owed.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::SelfCommitment)
+        .map(|f| (f.turn, f.status))
+        .collect();
+    assert_eq!(
+        facts,
+        [(2, Status::Discharged)],
+        "the find of priv discharges it"
+    );
+
+    // Both things named are read by the message's calls: narration.
+    let done = claude_code(&[
+        (
+            "m0",
+            text("Let me read the router and dashboard live view for patterns."),
+        ),
+        ("m0", read("t0", "lib/web/router.ex")),
+        ("", result("t0", "defmodule Web.Router do")),
+        ("m0", read("t1", "lib/web/live/dashboard_live.ex")),
+        ("", result("t1", "defmodule Web.DashboardLive do")),
+    ]);
+    assert!(
+        done.analyses[0].facts.is_empty(),
+        "{:?}",
+        done.analyses[0].facts
+    );
+}

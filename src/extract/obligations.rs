@@ -41,6 +41,12 @@ pub fn extract(
         let mut call_words = CallWords::of(turn, calls.of_turn(i));
         // Code written out in the turn is work the turn does ("I'll write a script: ```…```").
         call_words.writes |= turn.segments.iter().any(|s| s.text.text.contains("```"));
+        // All the calls of the turn's API message, for which of the things an action names
+        // they act on (its later calls can follow their siblings' results).
+        let mut message_words = CallWords::of(turn, calls.of_turn(i));
+        for j in continuations(traj, i) {
+            message_words.add(&traj.turns[j], calls.of_turn(j));
+        }
         let mut immediate: Vec<Candidate> = Vec::new();
         for seg in turn
             .segments
@@ -242,11 +248,20 @@ pub fn extract(
                         .families
                         .first()
                         .is_none_or(|f| per_family[f.as_str()] <= 2);
-                    !call_words.covers(chunk, lone) && !chunk.terms.is_empty()
+                    (!call_words.covers(chunk, lone) || message_words.does_only_part(chunk))
+                        && !chunk.terms.is_empty()
                 })
                 .collect();
             if !owed.is_empty() {
                 let mut f = c.fact(i, Some(&owed));
+                // What is owed of an action done on part of its object is the rest.
+                let done: Vec<&String> = owed
+                    .iter()
+                    .flat_map(|&k| &c.chunks[k].conjuncts)
+                    .filter(|keys| message_words.acts_on(keys))
+                    .flatten()
+                    .collect();
+                f.terms.retain(|t| !done.contains(&t));
                 // The next call of the same tool goes on with the set: it performs the rest.
                 if owed.iter().all(|&k| by_the_same_tool(&c.chunks[k])) {
                     f.tool = tool.cloned();
@@ -541,6 +556,9 @@ pub struct ChunkWords {
     /// It states what another action must achieve ("make sure to use the proper indentation",
     /// "ensure that the division returns a float").
     pub goal: bool,
+    /// The keys of each thing its object names, when it names several ("read the JsonlParser
+    /// and SessionsIndex"): a call may do the action on one of them only.
+    pub conjuncts: Vec<Vec<String>>,
 }
 
 /// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
@@ -605,6 +623,7 @@ impl ChunkWords {
                             && !["ss", "us", "is"].iter().any(|x| w.ends_with(x))
                     })
             },
+            conjuncts: conjuncts(text, lex),
             quantified: tokens(text).any(|(_, w)| {
                 ["all", "each", "every", "these", "those", "both"]
                     .iter()
@@ -612,6 +631,101 @@ impl ChunkWords {
             }),
         }
     }
+}
+
+/// The keys of each thing an action's object names, when it names several: "check the config
+/// files and priv directory", "update `jump_to_tool_use` and `recompute_and_push_sync`". Empty
+/// when the object names one thing. The object runs from after the verb to a purpose clause.
+fn conjuncts(text: &str, lex: &Lexicon) -> Vec<Vec<String>> {
+    let Some(verb_end) = tokens(text)
+        .find(|(_, w)| !families_of(w, lex).is_empty())
+        .map(|(at, w)| at + w.len())
+    else {
+        return Vec::new();
+    };
+    let object = object_part(text);
+    let Some(object) = object.get(verb_end.min(object.len())..) else {
+        return Vec::new();
+    };
+    // ("understand what X means and what work is planned" asks questions, not names things.)
+    if tokens(object).any(|(_, w)| lex.question_words.contains(&w.to_ascii_lowercase())) {
+        return Vec::new();
+    }
+    // A list: "A and B", "A, B and C". The modifier or clause after the last item is of them
+    // all or of none ("the `cmd_web` and `cmd_diff` methods in the `Commands` class", "the
+    // main.py file, as suggested").
+    let Some(and) = object.rfind(" and ").or_else(|| object.rfind(" & ")) else {
+        return Vec::new();
+    };
+    let last = object[and..].trim_start_matches([' ', '&']);
+    let last = last.strip_prefix("and ").unwrap_or(last);
+    // ("create a file called `x.py` and paste the code into it": two actions.)
+    let next = tokens(last).next().map_or("", |(_, w)| w);
+    if looks_like_verb(&next.to_lowercase()) || !families_of(next, lex).is_empty() {
+        return Vec::new();
+    }
+    const ENDS: [&str; 16] = [
+        ",",
+        ";",
+        " in ",
+        " of ",
+        " from ",
+        " on ",
+        " at ",
+        " inside ",
+        " within ",
+        " since ",
+        " because ",
+        " as ",
+        " which ",
+        " that ",
+        " when ",
+        " if ",
+    ];
+    let last = ENDS
+        .iter()
+        .filter_map(|m| last.find(m))
+        .min()
+        .map_or(last, |cut| &last[..cut]);
+    let mut parts: Vec<&str> = object[..and].split(", ").collect();
+    parts.push(last);
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for part in parts {
+        // "keeping the original formatting and only adding …": clauses, not things.
+        let words: Vec<&str> = tokens(part).map(|(_, w)| w).collect();
+        if words.len() >= 3 && words.iter().take(2).any(|w| w.ends_with("ing")) {
+            return Vec::new();
+        }
+        let keys = name_keys(part);
+        if !keys.is_empty() {
+            out.push(keys);
+        }
+    }
+    if out.len() < 2 {
+        out.clear();
+    }
+    out
+}
+
+/// The keys by which a named thing meets a call's terms (`words::call_terms`): a compound name
+/// whole (`SessionsIndex` as `sessions_index` and `sessionsindex`, `jsonl_parser`), other words
+/// stemmed.
+pub(crate) fn name_keys(text: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    for (_, w) in tokens(text) {
+        let lw = w.to_lowercase();
+        if lw.len() < 3 || super::words::is_stopword(&lw) {
+            continue;
+        }
+        let camel = w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase);
+        if camel {
+            let snake = super::null_results::split_camel(w).replace(' ', "_");
+            keys.push(super::words::stem(&snake));
+        }
+        keys.push(super::words::stem(&lw));
+    }
+    keys.dedup();
+    keys
 }
 
 pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
@@ -657,9 +771,24 @@ struct CallWords {
 
 impl CallWords {
     fn of(turn: &crate::model::Turn, infos: &[CallInfo]) -> CallWords {
-        let mut terms = HashSet::default();
-        let mut families = HashSet::default();
-        let (mut retrieves, mut writes) = (false, false);
+        let mut words = CallWords {
+            terms: HashSet::default(),
+            families: HashSet::default(),
+            retrieves: false,
+            writes: false,
+        };
+        words.add(turn, infos);
+        words
+    }
+
+    /// Adds the words of a turn's calls.
+    fn add(&mut self, turn: &crate::model::Turn, infos: &[CallInfo]) {
+        let Self {
+            terms,
+            families,
+            retrieves,
+            writes,
+        } = self;
         // Thinking aloud through a think tool is not doing anything.
         for (_, info) in turn
             .calls
@@ -686,17 +815,23 @@ impl CallWords {
                     || cmd.contains("apply")
             });
             match info.kind {
-                super::null_results::CallKind::Write => writes |= writes_files,
+                super::null_results::CallKind::Write => *writes |= writes_files,
                 super::null_results::CallKind::Unknown => {}
-                _ => retrieves = true,
+                _ => *retrieves = true,
             }
         }
-        CallWords {
-            terms,
-            families,
-            retrieves,
-            writes,
-        }
+    }
+
+    /// Whether the calls name one of these keys (of a thing an action names).
+    fn acts_on(&self, keys: &[String]) -> bool {
+        keys.iter().any(|k| self.terms.contains(k))
+    }
+
+    /// Whether the calls act on some of the things an action names and not on another ("read
+    /// the JsonlParser and SessionsIndex" with one Read of `jsonl_parser.ex`): the rest is owed.
+    fn does_only_part(&self, chunk: &ChunkWords) -> bool {
+        chunk.conjuncts.iter().any(|keys| self.acts_on(keys))
+            && chunk.conjuncts.iter().any(|keys| !self.acts_on(keys))
     }
 
     /// Whether the calls perform this action: the kind of action must match (adding tests is
@@ -741,6 +876,16 @@ impl CallWords {
             || verified_by_running;
         kind_matches && (lone || words)
     }
+}
+
+/// The turns after `i` that hold further calls of its API message (see `Turn::continues`).
+fn continuations(traj: &Trajectory, i: usize) -> impl Iterator<Item = usize> + '_ {
+    traj.turns[i + 1..]
+        .iter()
+        .take_while(move |u| u.result.is_some() || u.continues == Some(i))
+        .enumerate()
+        .filter(move |(_, u)| u.continues == Some(i))
+        .map(move |(k, _)| i + 1 + k)
 }
 
 /// The assistant record after turn `i`'s results when it is a wordless call (Claude Code writes

@@ -42,6 +42,8 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut traj = Trajectory::new(Format::ClaudeCode, Span::new(0, bytes.len()));
     // The assistant turn further lines of the same API response join: (message id, turn index).
     let mut open: Option<(String, usize)> = None;
+    // The first turn of each API message, for its calls written after results (`continues`).
+    let mut message_turn: HashMap<String, usize> = HashMap::new();
     // First turn read from each record uuid, for compactions that name preserved messages.
     let mut turn_of_uuid: HashMap<String, usize> = HashMap::new();
     // First turn after the latest compaction boundary.
@@ -91,6 +93,12 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     }
                     first_turn = Some(at);
                 } else {
+                    if let Some(id) = &id {
+                        let first = *message_turn.entry(id.clone()).or_insert(before);
+                        if first != before && traj.turns[first].role == Role::Assistant {
+                            traj.turns[before].continues = Some(first);
+                        }
+                    }
                     open = id.map(|id| (id, before));
                     first_turn = Some(before);
                 }
