@@ -1474,3 +1474,18 @@ fn what_a_message_s_calls_leave_of_the_things_it_names_is_owed() {
         done.analyses[0].facts
     );
 }
+
+#[test]
+fn a_way_around_this_points_back_and_a_pattern_like_this_colon_does_not() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to cancel my flight."},
+        {"role": "assistant", "content": "Basic economy tickets cannot be cancelled."},
+        {"role": "user", "content": "Is there really no way around this?"},
+        {"role": "assistant", "content": "Only with travel insurance."},
+        {"role": "user", "content": "I will wait until that is resolved."},
+        {"role": "assistant", "content": "Understood."},
+        {"role": "user", "content": "Please format the dates like this: 2024-05-01."},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Pronoun]);
+    assert_eq!(found, [(2, "around this"), (4, "until that")]);
+}
