@@ -1489,3 +1489,26 @@ fn a_way_around_this_points_back_and_a_pattern_like_this_colon_does_not() {
     let found = turns_and_texts(&a, &[Subkind::Pronoun]);
     assert_eq!(found, [(2, "around this"), (4, "until that")]);
 }
+
+#[test]
+fn a_task_level_opener_is_owed_until_a_later_turn_delivers_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Add an MIT license to the repository."},
+        {"role": "assistant", "content": "I'll add the MIT license to the repository. Let's start by creating the license file.",
+         "tool_calls": [call("c1", "execute_bash", json!({"command": "touch LICENSE"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+        {"role": "assistant", "content": "Now the text.",
+         "tool_calls": [call("c2", "str_replace_editor", json!({"command": "create", "path": "LICENSE", "file_text": "MIT License"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "File created successfully at: LICENSE"},
+        {"role": "user", "content": "Now add a changelog."},
+        {"role": "assistant", "content": "I'll add the changelog to the repository.",
+         "tool_calls": [call("c3", "str_replace_editor", json!({"command": "create", "path": "CHANGELOG.md", "file_text": "# Changelog"}))]},
+        {"role": "tool", "tool_call_id": "c3", "content": "File created successfully at: CHANGELOG.md"},
+    ]));
+    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
+        .iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.as_ref().map(|l| l.turn)))
+        .collect();
+    // The second commitment is narrated by its own call: no "start by" makes it a whole task.
+    assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
+}

@@ -84,6 +84,8 @@ struct ObligationLists {
     #[serde(default)]
     for_the_reader: Vec<String>,
     #[serde(default)]
+    first_step: Vec<String>,
+    #[serde(default)]
     imperative_verbs: Vec<String>,
     #[serde(default)]
     prospective_words: Vec<String>,
@@ -285,6 +287,9 @@ pub struct Lexicon {
     pub plan_header: Patterns,
     /// A sentence introducing steps for the reader, not the agent ("you would need to:").
     pub for_the_reader: Patterns,
+    /// A sentence that starts on a larger piece of work ("Let me start by …", "First, …"):
+    /// the commitment before it is the whole task, not the turn's call.
+    pub first_step: Patterns,
     pub imperative_verbs: Vec<String>,
     /// Words by which a sentence looks ahead or asks (as written: "May 26" is a date).
     pub prospective_words: HashSet<String>,
@@ -410,7 +415,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 24] = [
+        let lists: [(&[String], &str); 25] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -426,6 +431,7 @@ impl Lexicon {
             (&o.dropped, "obligation.dropped"),
             (&o.plan_header, "obligation.plan_header"),
             (&o.for_the_reader, "obligation.for_the_reader"),
+            (&o.first_step, "obligation.first_step"),
             (&o.tracker_open, "obligation.tracker_open"),
             (&o.tracker_close, "obligation.tracker_close"),
             (&i.cues, "incorporation.cues"),
@@ -474,6 +480,7 @@ impl Lexicon {
             dropped: next()?,
             plan_header: next()?,
             for_the_reader: next()?,
+            first_step: next()?,
             tracker_open: next()?,
             tracker_close: next()?,
             incorporation: next()?,
@@ -543,6 +550,7 @@ fn merge(into: &mut File, f: File) {
     o.dropped.extend(f.obligation.dropped);
     o.plan_header.extend(f.obligation.plan_header);
     o.for_the_reader.extend(f.obligation.for_the_reader);
+    o.first_step.extend(f.obligation.first_step);
     o.imperative_verbs.extend(f.obligation.imperative_verbs);
     o.prospective_words.extend(f.obligation.prospective_words);
     o.question_words.extend(f.obligation.question_words);

@@ -56,11 +56,16 @@ pub fn extract(
             let text = &seg.text;
             let sents = sentences(&text.text);
             plan_steps(i, text, &sents, lex, false, facts);
-            for s in &sents {
+            for (k, s) in sents.iter().enumerate() {
                 let sentence = &text.text[s.start..s.end];
                 if is_list_item(sentence).is_some() {
                     continue; // plan items are handled above
                 }
+                // "I'll add the MIT license. Let's start by creating the file.": a task-level
+                // opener, owed until a later turn delivers it (semantics.md).
+                let opener = sents
+                    .get(k + 1)
+                    .is_some_and(|n| lex.first_step.is_match(text.text[n.start..n.end].trim()));
                 // "I'll X", "Let me X", or a self-addressed imperative ("Now add X.") in a turn
                 // that is doing work (a bare imperative in a final answer is advice to the user).
                 // Of the sentence's commitment cues, the first whose own clause is not excluded
@@ -179,7 +184,7 @@ pub fn extract(
                     // What a sentence introduces ("Let me fix the parser:") is what the turn
                     // goes on to show: its calls must still do it.
                     let deferred_all = deferred_from == Some(0) && !c.only_then;
-                    if deferred_all || turn.calls.is_empty() && !introduces {
+                    if deferred_all || opener || turn.calls.is_empty() && !introduces {
                         facts.push(c.fact(i, None));
                     } else if !turn.calls.is_empty() {
                         immediate.push(c);
