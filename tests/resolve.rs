@@ -1512,3 +1512,18 @@ fn a_task_level_opener_is_owed_until_a_later_turn_delivers_it() {
     // The second commitment is narrated by its own call: no "start by" makes it a whole task.
     assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
 }
+
+#[test]
+fn widening_a_search_that_found_nothing_records_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find the sync tests."},
+        {"role": "assistant", "content": "Let me look for the sync tests.",
+         "tool_calls": [call("c1", "Glob", json!({"pattern": "test/**/*sync_transcripts*"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "No files found"},
+        {"role": "assistant", "content": "Let me search for test files more broadly:",
+         "tool_calls": [call("c2", "Glob", json!({"pattern": "test/**/*.exs"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "test/sync_test.exs"},
+    ]));
+    let found: Vec<(usize, Status)> = nulls(&a).iter().map(|f| (f.turn, f.status)).collect();
+    assert_eq!(found, [(2, Status::Incorporated)]);
+}
