@@ -1527,3 +1527,31 @@ fn widening_a_search_that_found_nothing_records_it() {
     let found: Vec<(usize, Status)> = nulls(&a).iter().map(|f| (f.turn, f.status)).collect();
     assert_eq!(found, [(2, Status::Incorporated)]);
 }
+
+#[test]
+fn this_task_before_a_call_on_an_earlier_shown_id_points_back_and_this_command_does_not() {
+    let bd = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Implement the epic."},
+        {"role": "assistant", "content": "Let me look at the tasks.",
+         "tool_calls": [bd("c1", "bd show spotter-a0y.3")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "spotter-a0y.3: Transcript tail worker [open]"},
+        {"role": "assistant", "content": "All 386 tests pass. Let me close this task and commit.",
+         "tool_calls": [bd("c2", "bd close spotter-a0y.3 --reason=done")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Closed spotter-a0y.3"},
+        {"role": "assistant", "content": "The task is closed in the tracker. Let me run this command to sync.",
+         "tool_calls": [bd("c3", "bd sync spotter-a0y.3")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "synced"},
+    ]));
+    let found: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
+        .iter()
+        .map(|f| {
+            (
+                f.turn,
+                f.text.as_str(),
+                f.antecedent.as_ref().map(|l| l.turn),
+            )
+        })
+        .collect();
+    assert_eq!(found, [(3, "this task", Some(2))]);
+}

@@ -130,6 +130,8 @@ struct ReferenceLists {
     #[serde(default)]
     said_or_done_nouns: Vec<String>,
     #[serde(default)]
+    record_nouns: Vec<String>,
+    #[serde(default)]
     expletive_it: Vec<String>,
     #[serde(default)]
     pronoun_start: Vec<String>,
@@ -310,6 +312,9 @@ pub struct Lexicon {
     pub stand_in_nouns: HashSet<String>,
     /// Nouns for what is said or done in the log itself: "your last answer" points back.
     pub said_or_done_nouns: HashSet<String>,
+    /// Things an identifier names ("task", "reservation", "order"): "this task" before a call
+    /// on an id an earlier turn showed is that thing.
+    pub record_nouns: HashSet<String>,
     pub expletive_it: Patterns,
     pub pronoun_start: Patterns,
     pub pronoun_object: Patterns,
@@ -514,6 +519,7 @@ impl Lexicon {
                 .iter()
                 .map(|w| w.to_lowercase())
                 .collect(),
+            record_nouns: r.record_nouns.iter().map(|w| w.to_lowercase()).collect(),
             ordinal_words: r.ordinal_words.clone(),
         };
         Ok(lex)
@@ -573,6 +579,7 @@ fn merge(into: &mut File, f: File) {
     r.not_head_nouns.extend(f.reference.not_head_nouns);
     r.stand_in_nouns.extend(f.reference.stand_in_nouns);
     r.said_or_done_nouns.extend(f.reference.said_or_done_nouns);
+    r.record_nouns.extend(f.reference.record_nouns);
     r.expletive_it.extend(f.reference.expletive_it);
     r.pronoun_start.extend(f.reference.pronoun_start);
     r.pronoun_object.extend(f.reference.pronoun_object);

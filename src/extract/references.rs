@@ -353,6 +353,16 @@ fn find_in_turn(
                 && s >= opening_end
                 && (shows_work || t.contains("```") || list_before(s))
             {
+                // ("Tests pass. Let me close this task and commit." with `bd close X`: the
+                // call acts on a thing an earlier turn showed, and "this task" is that thing,
+                // not the turn's own work as "this change" or "this command" would be.)
+                let thing = lex.record_nouns.contains(&noun.to_lowercase());
+                if let Some(defining) = thing.then(|| acted_on_earlier(turn, vis, lex)).flatten() {
+                    let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
+                    bind(&mut f, traj, Some(defining), &vis.nearby());
+                    claimed.push(Span::new(s, e));
+                    facts.push(f);
+                }
                 continue;
             }
             // "your recent reservation": an owner's thing is dated, not pointed back at.
@@ -1105,11 +1115,11 @@ mod tests {
             .map(|(s, e)| &t[s..e])
             .collect();
         assert_eq!(ids, vec!["HAT072", "4WQ150", "sofia_kim_7287"]);
-        let t = "Closing spotter-4te.3 and gqc.7 on ubuntu-22.04, node-v18.17 and release-rc1.0 with python3.11.";
+        let t = "Closing spotter-4te.3, spotter-a0y.4 and gqc.7 on ubuntu-22.04, node-v18.17 and release-rc1.0 with python3.11.";
         let ids: Vec<&str> = identifiers(t, &lex)
             .into_iter()
             .map(|(s, e)| &t[s..e])
             .collect();
-        assert_eq!(ids, vec!["spotter-4te.3", "gqc.7"]);
+        assert_eq!(ids, vec!["spotter-4te.3", "spotter-a0y.4", "gqc.7"]);
     }
 }
