@@ -8,7 +8,8 @@
 //! labeled corpus), and the output says so.
 //!
 //! `TRAJLINT_LABELS=DIR` scores the label files under DIR instead (a held-out set, say); the
-//! targets are asserted on it as on ours.
+//! targets are asserted on it as on ours. Labels with `source = "external:…"` point into
+//! `TRAJLINT_EXTERNAL=DIR` (public trajectories fetched by hand) and are skipped without it.
 
 mod common;
 
@@ -289,6 +290,12 @@ fn heldout_labels_resolve_and_their_figures_are_printed() {
 fn score(labels: &Path, title: &str) -> Figures {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shared = root.join("../shared/corpus");
+    // Trajectories fetched from public repositories, neither shared nor ours (see
+    // corpus/heldout/external/README.md); skipped unless fetched.
+    let external = std::env::var_os("TRAJLINT_EXTERNAL").map_or_else(
+        || root.join("corpus/heldout/external/absent"),
+        PathBuf::from,
+    );
     let files: Vec<PathBuf> = common::files_under(labels)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
@@ -311,9 +318,12 @@ fn score(labels: &Path, title: &str) -> Figures {
                 continue;
             }
         };
-        let path = match labels.source.strip_prefix("shared:") {
-            Some(rest) => shared.join(rest),
-            None => root.join("corpus").join(&labels.source),
+        let path = if let Some(rest) = labels.source.strip_prefix("shared:") {
+            shared.join(rest)
+        } else if let Some(rest) = labels.source.strip_prefix("external:") {
+            external.join(rest)
+        } else {
+            root.join("corpus").join(&labels.source)
         };
         if !path.exists() {
             tot.skipped.push(name);
