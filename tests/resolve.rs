@@ -1555,3 +1555,20 @@ fn this_task_before_a_call_on_an_earlier_shown_id_points_back_and_this_command_d
         .collect();
     assert_eq!(found, [(3, "this task", Some(2))]);
 }
+
+#[test]
+fn the_closing_report_s_lists_describe_and_only_its_headed_next_steps_are_a_plan() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Explain the hook scripts."},
+        {"role": "assistant", "content": "Let me read them.",
+         "tool_calls": [call("c1", "Read", json!({"file_path": "scripts/notify.sh"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "#!/bin/bash\njq -r .session_id"},
+        {"role": "assistant", "content": "## How the scripts work\n\n1. Read JSON from stdin using `jq`\n2. Extract the session id\n3. Post it to the server\n\n## Next steps\n\n1. Add a retry to the post\n2. Log failures"},
+    ]));
+    let steps = turns_and_texts(&a, &[Subkind::PlanStep]);
+    assert_eq!(
+        steps,
+        [(3, "Add a retry to the post"), (3, "Log failures")],
+        "the report's description of the script is not a plan"
+    );
+}

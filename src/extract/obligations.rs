@@ -22,6 +22,7 @@ pub fn extract(
     calls: &Calls,
     facts: &mut Vec<Fact>,
 ) {
+    let last_assistant = traj.turns.iter().rposition(|t| t.role == Role::Assistant);
     for (i, turn) in traj.turns.iter().enumerate() {
         // A plan handed to the agent as its task ("## Plan for solving the task") binds it too;
         // other lists a user writes (steps to reproduce, requirements) are not its plan.
@@ -31,13 +32,27 @@ pub fn extract(
                 .iter()
                 .filter(|s| s.kind == SegmentKind::Prose)
             {
-                plan_steps(i, &seg.text, &sentences(&seg.text.text), lex, true, facts);
+                plan_steps(
+                    i,
+                    &seg.text,
+                    &sentences(&seg.text.text),
+                    lex,
+                    Plans::Named,
+                    facts,
+                );
             }
             continue;
         }
         if turn.role != Role::Assistant {
             continue;
         }
+        // The run's closing report describes what is there ("1. Read JSON from stdin"): only a
+        // list it heads as a plan ("Next steps:") is one.
+        let plans = if Some(i) == last_assistant && turn.calls.is_empty() {
+            Plans::Headed
+        } else {
+            Plans::Any
+        };
         let mut call_words = CallWords::of(turn, calls.of_turn(i));
         // Code written out in the turn is work the turn does ("I'll write a script: ```…```").
         call_words.writes |= turn.segments.iter().any(|s| s.text.text.contains("```"));
@@ -55,7 +70,7 @@ pub fn extract(
         {
             let text = &seg.text;
             let sents = sentences(&text.text);
-            plan_steps(i, text, &sents, lex, false, facts);
+            plan_steps(i, text, &sents, lex, plans, facts);
             for (k, s) in sents.iter().enumerate() {
                 let sentence = &text.text[s.start..s.end];
                 if is_list_item(sentence).is_some() {
@@ -944,14 +959,26 @@ pub fn is_list_item(line: &str) -> Option<usize> {
 /// Plan steps: items of a list the agent declares as what it will do: the list follows a plan
 /// header, or most items start with an imperative verb. Checked items and past-tense items are
 /// reports, not plans.
+/// Which lists of a text are plans.
+#[derive(Clone, Copy, PartialEq)]
+enum Plans {
+    /// A list under a plan header, or of imperative steps.
+    Any,
+    /// Only a list under a plan header ("Next steps:").
+    Headed,
+    /// Only a list under a header that says "plan" (a user's text).
+    Named,
+}
+
 fn plan_steps(
     turn: usize,
     text: &Text,
     sents: &[super::words::Sentence],
     lex: &Lexicon,
-    named_plan_only: bool,
+    plans: Plans,
     facts: &mut Vec<Fact>,
 ) {
+    let named_plan_only = plans == Plans::Named;
     let mut k = 0;
     while k < sents.len() {
         if is_list_item(&text.text[sents[k].start..sents[k].end]).is_none() {
@@ -971,7 +998,7 @@ fn plan_steps(
                 && !lower.contains("summary")
                 && (!named_plan_only || lower.contains("plan"))
         });
-        if named_plan_only && !header {
+        if plans != Plans::Any && !header {
             continue;
         }
         // "To run the game, you would need to:" — steps for the reader, not the agent's plan.
