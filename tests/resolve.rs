@@ -1572,3 +1572,22 @@ fn the_closing_report_s_lists_describe_and_only_its_headed_next_steps_are_a_plan
         "the report's description of the script is not a plan"
     );
 }
+
+#[test]
+fn an_interrupt_after_a_command_s_result_is_leaving_and_one_instead_of_it_is_a_failure() {
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### /diff  \n> Diff since 1567d3e...  \n>  \n> ^C again to exit  \n>  \n> ^C KeyboardInterrupt  \n\n# aider chat started at 2024-08-15 14:50:00\n\n#### /add **  \n>  \n> ^C again to exit  \n>  \n> ^C KeyboardInterrupt  \n";
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let src = trajlint::source::SourceFile::new("chat.md", None, log.as_bytes().to_vec());
+    let report = trajlint::process(src, None, &lex);
+    let traj = &report.read.trajectories[0];
+    let failed: Vec<&str> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Error)
+        .map(|f| {
+            let command = traj.turns[..f.turn].iter().rev().find(|t| t.has_text());
+            command.map_or("", |t| t.segments[0].text.text.as_str())
+        })
+        .collect();
+    assert_eq!(failed, ["/add **"], "only the interrupted /add failed");
+}

@@ -26,12 +26,22 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         }
         let result = turn.result.clone().unwrap_or_default();
         let call = traj.call_of(i);
-        let outputs: Vec<&Text> = turn
+        let mut outputs: Vec<&Text> = turn
             .segments
             .iter()
             .filter(|s| s.kind == SegmentKind::Output || turn.segments.len() == 1)
             .map(|s| &s.text)
             .collect();
+        // The user's interrupt after a command printed its result ends the session; it is not
+        // the command failing (see `before_interrupt`).
+        if outputs
+            .iter()
+            .any(|t| !before_interrupt(&t.text).trim().is_empty())
+        {
+            while outputs.last().is_some_and(|t| only_interrupt(&t.text)) {
+                outputs.pop();
+            }
+        }
         let info = calls.answered_in(traj, i);
         let kind = info.map_or(CallKind::Unknown, |c| c.kind);
         // Deferrals: the tool asks to be called again later ("retry after 30s", HTTP 429, a job
@@ -513,7 +523,11 @@ struct Hit {
 /// The tool's verdict in text: the first not-found or error trigger in the head or tail window
 /// that no pseudo-trigger covers. A file print is read only at its first line.
 fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
-    let text = t.text.as_str();
+    // (An output that is nothing but the interrupt is the interrupted call's.)
+    let text = match before_interrupt(&t.text) {
+        head if head.trim().is_empty() => t.text.as_str(),
+        head => head,
+    };
     // A file print or a search's matches are data: only a first line says how the call went.
     let lines_only_head = matches!(kind, CallKind::ReadFile | CallKind::Match);
     if !lines_only_head {
@@ -566,6 +580,30 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
         }
     }
     None
+}
+
+/// The output before the user's interrupt that ends it ("^C again to exit", "^C
+/// KeyboardInterrupt" after a command had printed its result: the user leaving the session, not
+/// the call failing). Empty when the output is nothing but the interrupt.
+fn before_interrupt(text: &str) -> &str {
+    let mut end = text.len();
+    for line in text.lines().rev() {
+        let l = line.trim();
+        if !(l.is_empty() || l.starts_with("^C") || l == "KeyboardInterrupt") {
+            return &text[..end];
+        }
+        end = offset_of(text, line);
+    }
+    &text[..end]
+}
+
+/// Whether a text is an interrupt and nothing else.
+fn only_interrupt(text: &str) -> bool {
+    !text.trim().is_empty() && before_interrupt(text).trim().is_empty()
+}
+
+fn offset_of(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
 /// Offset of the last `SomeError: message` line of a traceback body.
@@ -797,6 +835,16 @@ mod tests {
             None
         );
         assert_eq!(verdict("All checks passed!"), None);
+        assert_eq!(
+            verdict("File surfer encountered an error decoding JSON arguments: Expecting value"),
+            Some(Subkind::Error)
+        );
+        // The user leaving the session after the command printed its result.
+        assert_eq!(
+            verdict("Diff since 1567d3e...\n^C again to exit\n^C KeyboardInterrupt"),
+            None
+        );
+        assert_eq!(verdict("^C KeyboardInterrupt"), Some(Subkind::Error));
         assert_eq!(
             verdict("{\"reservation_id\": \"ABC\", \"status\": \"ok\"}"),
             None
