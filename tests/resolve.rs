@@ -1591,3 +1591,19 @@ fn an_interrupt_after_a_command_s_result_is_leaving_and_one_instead_of_it_is_a_f
         .collect();
     assert_eq!(failed, ["/add **"], "only the interrupted /add failed");
 }
+
+#[test]
+fn a_linter_s_findings_are_a_failure_and_a_grep_s_matches_are_not() {
+    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Check the types."},
+        {"role": "assistant", "content": "Running dialyzer on the live view.",
+         "tool_calls": [bash("c1", "mix dialyzer --format short 2>&1 | grep subagent_live")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "lib/web/subagent_live.ex:25:guard_fail The guard clause can never succeed."},
+        {"role": "assistant", "content": "Where is the guard used?",
+         "tool_calls": [bash("c2", "grep -rn guard_fail lib")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "lib/web/subagent_live.ex:25: when guard_fail"},
+    ]));
+    let found: Vec<(usize, Subkind)> = nulls(&a).iter().map(|f| (f.turn, f.subkind)).collect();
+    assert_eq!(found, [(2, Subkind::Error)]);
+}

@@ -40,6 +40,8 @@ struct NullResultLists {
     #[serde(default)]
     pseudo: Vec<String>,
     #[serde(default)]
+    lint_finding: Vec<String>,
+    #[serde(default)]
     empty: Vec<String>,
     #[serde(default)]
     retrieve_words: Vec<String>,
@@ -267,6 +269,8 @@ pub struct Lexicon {
     /// The header of a hook's feedback injected after a call (an observation of a problem).
     pub hook_feedback: Patterns,
     pub pseudo: Patterns,
+    /// A line a linter or type checker prints for a finding (`lib/x.ex:112:pattern_match`).
+    pub lint_finding: Patterns,
     pub empty: Vec<String>,
     pub retrieve_words: Vec<String>,
     pub write_words: Vec<String>,
@@ -420,13 +424,14 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 25] = [
+        let lists: [(&[String], &str); 26] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
             (&n.cascade, "null_result.cascade"),
             (&n.hook_feedback, "null_result.hook_feedback"),
             (&n.pseudo, "null_result.pseudo"),
+            (&n.lint_finding, "null_result.lint_finding"),
             (&merged.retry.defer, "retry.defer"),
             (&o.commitment, "obligation.commitment"),
             (&o.deferred, "obligation.deferred"),
@@ -476,6 +481,7 @@ impl Lexicon {
             cascade: next()?,
             hook_feedback: next()?,
             pseudo: next()?,
+            lint_finding: next()?,
             retry: next()?,
             commitment: next()?,
             deferred: next()?,
@@ -538,6 +544,7 @@ fn merge(into: &mut File, f: File) {
     n.cascade.extend(f.null_result.cascade);
     n.hook_feedback.extend(f.null_result.hook_feedback);
     n.pseudo.extend(f.null_result.pseudo);
+    n.lint_finding.extend(f.null_result.lint_finding);
     n.empty.extend(f.null_result.empty);
     n.retrieve_words.extend(f.null_result.retrieve_words);
     n.write_words.extend(f.null_result.write_words);

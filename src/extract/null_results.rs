@@ -59,10 +59,14 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         }
         let mut found: Option<Fact> = None;
 
-        // Text verdicts, pseudo-triggers removed.
-        let text_hit = outputs
-            .iter()
-            .find_map(|t| text_verdict(t, lex, kind).map(|h| (*t, h)));
+        // Text verdicts, pseudo-triggers removed. A linter's or type checker's output that
+        // lists findings (`lib/x.ex:112:pattern_match`, even filtered through grep) failed.
+        let linted = info.is_some_and(|c| c.families.iter().any(|f| f == "lint"));
+        let text_hit = outputs.iter().find_map(|t| {
+            text_verdict(t, lex, kind)
+                .or_else(|| linted.then(|| lint_finding(t, lex)).flatten())
+                .map(|h| (*t, h))
+        });
 
         // Any non-zero code is a failure: -1 is how some harnesses report a killed or
         // timed-out command.
@@ -595,6 +599,17 @@ fn before_interrupt(text: &str) -> &str {
         end = offset_of(text, line);
     }
     &text[..end]
+}
+
+/// The first line of a linter's output that reports a finding at a place in a file.
+fn lint_finding(t: &Text, lex: &Lexicon) -> Option<Hit> {
+    let (s, e) = lex.lint_finding.first(&t.text)?;
+    let (start, end) = line_around(&t.text, s, e);
+    Some(Hit {
+        subkind: Subkind::Error,
+        start,
+        end,
+    })
 }
 
 /// Whether a text is an interrupt and nothing else.
