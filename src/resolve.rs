@@ -488,6 +488,36 @@ fn redoes(
         })
 }
 
+/// Whether a sentence is an instruction: an imperative, as a plan item or a heading may be
+/// ("### Step 4: Identify the titles", "2. Locate footnote 397").
+fn instructs(sentence: &str, lex: &Lexicon) -> bool {
+    const MARKUP: [char; 5] = ['#', '*', '_', '-', ' '];
+    let body = sentence.trim_start().trim_start_matches(MARKUP);
+    let body = crate::extract::obligations::is_list_item(body).map_or(body, |k| &body[k..]);
+    // "Step 4: Identify …": the label before the colon names the step.
+    let body = match body.split_once(": ") {
+        Some((label, rest)) if label.split_whitespace().count() <= 3 => rest,
+        _ => body,
+    };
+    // "Once located, identify the work": the step after its condition.
+    let lower = body.to_ascii_lowercase();
+    let body = match body.split_once(", ") {
+        Some((when, rest))
+            if when.len() <= 40
+                && [
+                    "once ", "after ", "when ", "then", "next", "finally", "first",
+                ]
+                .iter()
+                .any(|w| lower.starts_with(w)) =>
+        {
+            rest
+        }
+        _ => body,
+    };
+    lex.imperative_start
+        .is_match(body.trim_start_matches(MARKUP))
+}
+
 /// Prose resolves: a report that the obligation is done or dropped; a sentence recording the
 /// absence or failure of a null result (its query, or right after it, a change of course).
 fn resolve_with_prose(
@@ -568,9 +598,11 @@ fn resolve_with_prose(
             };
             let cue_null = assistant && lex.incorporation.is_match(sentence);
             // "WebSurfer can help to access the data", "Please search …": a sentence that
-            // looks ahead (or asks) does not perform what it names.
+            // looks ahead (or asks) does not perform what it names; nor does one that restates
+            // a step as an instruction ("### Step 4: Identify the titles of these paintings").
             let prospective = lex.commitment.is_match(sentence)
-                || tokens(sentence).any(|(_, w)| lex.prospective_words.contains(w));
+                || tokens(sentence).any(|(_, w)| lex.prospective_words.contains(w))
+                || instructs(sentence, lex);
             let cue_done = lex.done.is_match(sentence) || lex.dropped.is_match(sentence);
             if assistant
                 && k < 3

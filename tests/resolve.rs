@@ -1607,3 +1607,18 @@ fn a_linter_s_findings_are_a_failure_and_a_grep_s_matches_are_not() {
     let found: Vec<(usize, Subkind)> = nulls(&a).iter().map(|f| (f.turn, f.subkind)).collect();
     assert_eq!(found, [(2, Subkind::Error)]);
 }
+
+#[test]
+fn restating_a_plan_s_steps_or_working_on_them_does_not_perform_them() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which chapters do the paintings quote?"},
+        {"role": "assistant", "content": "Plan:\n1. Locate the 2014 dissertation.\n2. Identify the titles of the paintings.\n3. Compute the difference between the chapter numbers."},
+        {"role": "assistant", "content": "### Step 2: Identify the titles of the paintings\nOnce located, compute the difference between the chapter numbers."},
+        {"role": "assistant", "content": "We are working on the same task: locating the 2014 dissertation. I can help once it is shared."},
+    ]));
+    let steps: Vec<Status> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.status)
+        .collect();
+    assert_eq!(steps, [Status::Open, Status::Open, Status::Open]);
+}
