@@ -1622,3 +1622,25 @@ fn restating_a_plan_s_steps_or_working_on_them_does_not_perform_them() {
         .collect();
     assert_eq!(steps, [Status::Open, Status::Open, Status::Open]);
 }
+
+#[test]
+fn an_id_in_code_the_turn_writes_is_no_reference_even_across_its_paragraphs() {
+    // Aider cuts an edit block at its blank lines: the token sits in a later piece of the code.
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### set the project token to 6da9a43058a5d1b9f3353153921fb04d  \n\nCertainly! Here is the change:\n\naider/analytics.py\n```python\n<<<<<<< SEARCH\nclass Analytics:\n\n    def __init__(self):\n        project_token = None\n=======\nclass Analytics:\n\n    def __init__(self):\n        project_token = \"6da9a43058a5d1b9f3353153921fb04d\"\n>>>>>>> REPLACE\n```\n\nThe token 6da9a43058a5d1b9f3353153921fb04d is now set.\n";
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let src = trajlint::source::SourceFile::new("chat.md", None, log.as_bytes().to_vec());
+    let report = trajlint::process(src, None, &lex);
+    let prose_at = log.find("The token").unwrap();
+    let ids: Vec<bool> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Identifier)
+        .map(|f| f.span.start > prose_at)
+        .collect();
+    assert_eq!(
+        ids,
+        [true],
+        "only the id in prose: {:?}",
+        report.analyses[0].facts
+    );
+}

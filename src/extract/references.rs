@@ -211,6 +211,9 @@ fn find_in_turn(
 ) {
     let mut claimed: Vec<Span> = Vec::new();
     let shows_work = !turn.calls.is_empty();
+    // Whether the text so far left a fenced code block open: a reader may cut one block of
+    // code into several segments (Aider's edit blocks), the later ones starting inside it.
+    let mut in_fence = false;
     for (seg_index, seg) in turn
         .segments
         .iter()
@@ -220,6 +223,13 @@ fn find_in_turn(
         let text = &seg.text;
         let t = text.text.as_str();
         let sents = sentences(t);
+        // Where the code block this segment starts inside ends (0 when it starts in prose).
+        let code_end = if in_fence {
+            fence_lines(t).next().map_or(t.len(), |(_, end)| end)
+        } else {
+            0
+        };
+        in_fence ^= fence_lines(t).count() % 2 == 1;
         // The opening of the turn: its first sentence, or two after a short interjection.
         let opening_end = if seg_index == 0 {
             let mut k = 0;
@@ -524,10 +534,18 @@ fn find_in_turn(
             }
         }
 
-        // Identifiers used in prose, defined in an earlier turn.
+        // Identifiers used in prose, defined in an earlier turn. (Not in a fenced code block,
+        // which no sentence holds: code the turn writes restates its values.)
+        let in_prose = |at: usize| {
+            let k = sents.partition_point(|x| x.end <= at);
+            at >= code_end && sents.get(k).is_some_and(|x| x.start <= at)
+        };
         for (s, e) in identifiers(t, lex) {
             let id = &t[s..e];
-            if claimed.iter().any(|c| c.start <= s && s < c.end) || restated(t, s, e) {
+            if claimed.iter().any(|c| c.start <= s && s < c.end)
+                || restated(t, s, e)
+                || !in_prose(s)
+            {
                 continue;
             }
             // A short form ("6276644") and the full id it stands for ("gift_card_6276644") name
@@ -824,6 +842,18 @@ fn done_before_the_calls(
     } else {
         false
     }
+}
+
+/// The fence lines (```) of a text, as (start, end) offsets.
+fn fence_lines(t: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    t.split_inclusive('\n')
+        .scan(0, |at, line| {
+            let start = *at;
+            *at += line.len();
+            Some((start, *at, line))
+        })
+        .filter(|(_, _, line)| line.trim_start().starts_with("```"))
+        .map(|(start, end, _)| (start, end))
 }
 
 /// Opaque identifiers in a text: pattern matches holding a letter and a digit, not inside a
