@@ -500,7 +500,10 @@ fn instructs(sentence: &str, lex: &Lexicon) -> bool {
         _ => body,
     };
     // "Once located, identify the work": the step after its condition.
-    let lower = body.to_ascii_lowercase();
+    let starts = |w: &str| {
+        body.get(..w.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(w))
+    };
     let body = match body.split_once(", ") {
         Some((when, rest))
             if when.len() <= 40
@@ -508,7 +511,7 @@ fn instructs(sentence: &str, lex: &Lexicon) -> bool {
                     "once ", "after ", "when ", "then", "next", "finally", "first",
                 ]
                 .iter()
-                .any(|w| lower.starts_with(w)) =>
+                .any(|w| starts(w)) =>
         {
             rest
         }

@@ -596,7 +596,7 @@ fn before_interrupt(text: &str) -> &str {
         if !(l.is_empty() || l.starts_with("^C") || l == "KeyboardInterrupt") {
             return &text[..end];
         }
-        end = offset_of(text, line);
+        end = super::words::offset_in(text, line);
     }
     &text[..end]
 }
@@ -615,10 +615,6 @@ fn lint_finding(t: &Text, lex: &Lexicon) -> Option<Hit> {
 /// Whether a text is an interrupt and nothing else.
 fn only_interrupt(text: &str) -> bool {
     !text.trim().is_empty() && before_interrupt(text).trim().is_empty()
-}
-
-fn offset_of(whole: &str, part: &str) -> usize {
-    part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
 /// Offset of the last `SomeError: message` line of a traceback body.

@@ -8,7 +8,7 @@
 
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
-use super::words::{sentences, terms, tokens};
+use super::words::{offset_in, sentences, terms, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::json::{self, Doc};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
@@ -58,10 +58,18 @@ pub fn extract(
         call_words.writes |= turn.segments.iter().any(|s| s.text.text.contains("```"));
         // All the calls of the turn's API message, for which of the things an action names
         // they act on (its later calls can follow their siblings' results).
-        let mut message_words = CallWords::of(turn, calls.of_turn(i));
-        for j in continuations(traj, i) {
-            message_words.add(&traj.turns[j], calls.of_turn(j));
-        }
+        let rest_of_message: Vec<usize> = continuations(traj, i).collect();
+        let whole_message;
+        let message_words = if rest_of_message.is_empty() {
+            &call_words
+        } else {
+            let mut words = CallWords::of(turn, calls.of_turn(i));
+            for &j in &rest_of_message {
+                words.add(&traj.turns[j], calls.of_turn(j));
+            }
+            whole_message = words;
+            &whole_message
+        };
         let mut immediate: Vec<Candidate> = Vec::new();
         for seg in turn
             .segments
@@ -312,11 +320,6 @@ struct Commitment {
     from: usize,
     action: usize,
     end: usize,
-}
-
-/// Where `part` (a sub-slice of `whole`) starts in it.
-fn offset_in(whole: &str, part: &str) -> usize {
-    part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
 impl Candidate<'_> {
@@ -730,7 +733,7 @@ fn conjuncts(text: &str, lex: &Lexicon) -> Vec<Vec<String>> {
 /// The keys by which a named thing meets a call's terms (`words::call_terms`): a compound name
 /// whole (`SessionsIndex` as `sessions_index` and `sessionsindex`, `jsonl_parser`), other words
 /// stemmed.
-pub(crate) fn name_keys(text: &str) -> Vec<String> {
+fn name_keys(text: &str) -> Vec<String> {
     let mut keys = Vec::new();
     for (_, w) in tokens(text) {
         let lw = w.to_lowercase();

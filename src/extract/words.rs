@@ -93,6 +93,11 @@ pub fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .filter(|(_, w)| !w.is_empty())
 }
 
+/// Where `part` (a sub-slice of `whole`) starts in it.
+pub fn offset_in(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
+}
+
 /// A crude stem: lowercase, without common suffixes, so "tests", "testing" and "tested" meet.
 pub fn stem(word: &str) -> String {
     let mut w = word.to_lowercase();
