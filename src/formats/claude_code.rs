@@ -95,7 +95,8 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 } else {
                     if let Some(id) = &id {
                         let first = *message_turn.entry(id.clone()).or_insert(before);
-                        if first != before && traj.turns[first].role == Role::Assistant {
+                        let assistant = traj.turns.get(first).map(|t| t.role);
+                        if first != before && assistant == Some(Role::Assistant) {
                             traj.turns[before].continues = Some(first);
                         }
                     }
