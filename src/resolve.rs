@@ -603,9 +603,15 @@ fn resolve_with_prose(
             // "WebSurfer can help to access the data", "Please search …": a sentence that
             // looks ahead (or asks) does not perform what it names; nor does one that restates
             // a step as an instruction ("### Step 4: Identify the titles of these paintings").
-            let prospective = lex.commitment.is_match(sentence)
-                || tokens(sentence).any(|(_, w)| lex.prospective_words.contains(w))
-                || instructs(sentence, lex);
+            // (Asked only of a sentence that may perform something, once.)
+            let prospective = std::cell::OnceCell::new();
+            let prospective = || {
+                *prospective.get_or_init(|| {
+                    lex.commitment.is_match(sentence)
+                        || tokens(sentence).any(|(_, w)| lex.prospective_words.contains(w))
+                        || instructs(sentence, lex)
+                })
+            };
             let cue_done = lex.done.is_match(sentence) || lex.dropped.is_match(sentence);
             if assistant
                 && k < 3
@@ -639,12 +645,12 @@ fn resolve_with_prose(
                 // Owing something said (an outline, a calculation, an answer), an assistant turn
                 // that says it performs it.
                 let said = assistant
-                    && !prospective
                     && shared >= 2
                     && specific(f, &words)
                     && !f.action.as_deref().is_some_and(|a| {
                         RUN_ACTIONS.contains(&a) || matches!(a, "edit" | "search")
-                    });
+                    })
+                    && !prospective();
                 // Recording a failure names what failed: two words of the failure or of the
                 // query, or one that names a single thing (an id, a file name). A word its
                 // sibling result (another call of the same turn) shares, and only that one's

@@ -14,6 +14,18 @@ fn analyse(messages: Value) -> Annotated {
     Annotated::from_openai_messages(&messages).expect("messages read")
 }
 
+/// A shell call.
+fn bash(id: &str, command: &str) -> Value {
+    call(id, "Bash", json!({"command": command}))
+}
+
+/// Reads and analyses a log in whatever format it is (detected from its name and bytes).
+fn process(name: &str, bytes: &[u8]) -> trajlint::FileReport {
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let src = trajlint::source::SourceFile::new(name, None, bytes.to_vec());
+    trajlint::process(src, None, &lex)
+}
+
 /// The facts of these subkinds, in order.
 fn of_kind<'a>(a: &'a Annotated, kinds: &[Subkind]) -> Vec<&'a Fact> {
     a.analysis
@@ -139,7 +151,6 @@ fn these_changes_before_a_commit_point_back_and_this_change_before_its_edit_does
 #[test]
 fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
     let read = |id: &str, path: &str| call(id, "Read", json!({"file_path": path}));
-    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
     let a = analyse(json!([
         {"role": "user", "content": "Wire the trace id through the enqueue path."},
         {"role": "assistant", "content": "Let me read the relevant files:",
@@ -161,7 +172,6 @@ fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
 
 #[test]
 fn verifying_a_build_is_done_by_running_it_and_the_tests_it_names_are_still_owed() {
-    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
     let a = analyse(json!([
         {"role": "user", "content": "Add the OTEL dependencies."},
         {"role": "assistant", "content": "Now let me verify compilation:",
@@ -1361,7 +1371,6 @@ fn an_opening_pronoun_after_an_adverb_a_belief_or_with_a_participle_points_back(
 
 #[test]
 fn this_task_before_a_call_on_an_id_shown_earlier_points_back_at_it() {
-    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
     let a = analyse(json!([
         {"role": "user", "content": "Work through the epic."},
         {"role": "assistant", "content": null, "tool_calls": [bash("c1", "bd show spotter-4te.3")]},
@@ -1398,9 +1407,7 @@ fn claude_code(lines: &[(&str, Value)]) -> trajlint::FileReport {
             line.to_string() + "\n"
         })
         .collect();
-    let lex = trajlint::extract::lexicon::Lexicon::builtin();
-    let src = trajlint::source::SourceFile::new("session.jsonl", None, jsonl.into_bytes());
-    trajlint::process(src, None, &lex)
+    process("session.jsonl", jsonl.as_bytes())
 }
 
 fn read(id: &str, path: &str) -> Value {
@@ -1530,17 +1537,16 @@ fn widening_a_search_that_found_nothing_records_it() {
 
 #[test]
 fn this_task_before_a_call_on_an_earlier_shown_id_points_back_and_this_command_does_not() {
-    let bd = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
     let a = analyse(json!([
         {"role": "user", "content": "Implement the epic."},
         {"role": "assistant", "content": "Let me look at the tasks.",
-         "tool_calls": [bd("c1", "bd show spotter-a0y.3")]},
+         "tool_calls": [bash("c1", "bd show spotter-a0y.3")]},
         {"role": "tool", "tool_call_id": "c1", "content": "spotter-a0y.3: Transcript tail worker [open]"},
         {"role": "assistant", "content": "All 386 tests pass. Let me close this task and commit.",
-         "tool_calls": [bd("c2", "bd close spotter-a0y.3 --reason=done")]},
+         "tool_calls": [bash("c2", "bd close spotter-a0y.3 --reason=done")]},
         {"role": "tool", "tool_call_id": "c2", "content": "Closed spotter-a0y.3"},
         {"role": "assistant", "content": "The task is closed in the tracker. Let me run this command to sync.",
-         "tool_calls": [bd("c3", "bd sync spotter-a0y.3")]},
+         "tool_calls": [bash("c3", "bd sync spotter-a0y.3")]},
         {"role": "tool", "tool_call_id": "c3", "content": "synced"},
     ]));
     let found: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
@@ -1576,9 +1582,7 @@ fn the_closing_report_s_lists_describe_and_only_its_headed_next_steps_are_a_plan
 #[test]
 fn an_interrupt_after_a_command_s_result_is_leaving_and_one_instead_of_it_is_a_failure() {
     let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### /diff  \n> Diff since 1567d3e...  \n>  \n> ^C again to exit  \n>  \n> ^C KeyboardInterrupt  \n\n# aider chat started at 2024-08-15 14:50:00\n\n#### /add **  \n>  \n> ^C again to exit  \n>  \n> ^C KeyboardInterrupt  \n";
-    let lex = trajlint::extract::lexicon::Lexicon::builtin();
-    let src = trajlint::source::SourceFile::new("chat.md", None, log.as_bytes().to_vec());
-    let report = trajlint::process(src, None, &lex);
+    let report = process("chat.md", log.as_bytes());
     let traj = &report.read.trajectories[0];
     let failed: Vec<&str> = report.analyses[0]
         .facts
@@ -1594,7 +1598,6 @@ fn an_interrupt_after_a_command_s_result_is_leaving_and_one_instead_of_it_is_a_f
 
 #[test]
 fn a_linter_s_findings_are_a_failure_and_a_grep_s_matches_are_not() {
-    let bash = |id: &str, cmd: &str| call(id, "Bash", json!({"command": cmd}));
     let a = analyse(json!([
         {"role": "user", "content": "Check the types."},
         {"role": "assistant", "content": "Running dialyzer on the live view.",
@@ -1627,9 +1630,7 @@ fn restating_a_plan_s_steps_or_working_on_them_does_not_perform_them() {
 fn an_id_in_code_the_turn_writes_is_no_reference_even_across_its_paragraphs() {
     // Aider cuts an edit block at its blank lines: the token sits in a later piece of the code.
     let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### set the project token to 6da9a43058a5d1b9f3353153921fb04d  \n\nCertainly! Here is the change:\n\naider/analytics.py\n```python\n<<<<<<< SEARCH\nclass Analytics:\n\n    def __init__(self):\n        project_token = None\n=======\nclass Analytics:\n\n    def __init__(self):\n        project_token = \"6da9a43058a5d1b9f3353153921fb04d\"\n>>>>>>> REPLACE\n```\n\nThe token 6da9a43058a5d1b9f3353153921fb04d is now set.\n";
-    let lex = trajlint::extract::lexicon::Lexicon::builtin();
-    let src = trajlint::source::SourceFile::new("chat.md", None, log.as_bytes().to_vec());
-    let report = trajlint::process(src, None, &lex);
+    let report = process("chat.md", log.as_bytes());
     let prose_at = log.find("The token").unwrap();
     let ids: Vec<bool> = report.analyses[0]
         .facts
