@@ -856,6 +856,13 @@ mod tests {
             None
         );
         assert_eq!(verdict("^C KeyboardInterrupt"), Some(Subkind::Error));
+        // A checker rejecting a submitted answer.
+        assert_eq!(verdict("Wrong flag!"), Some(Subkind::Error));
+        assert_eq!(
+            verdict("Sorry, the answer is incorrect."),
+            Some(Subkind::Error)
+        );
+        assert_eq!(verdict("Correct flag! Well done."), None);
         assert_eq!(
             verdict("{\"reservation_id\": \"ABC\", \"status\": \"ok\"}"),
             None
