@@ -323,6 +323,28 @@ fn a_goal_the_turns_edit_is_made_for_is_not_owed() {
 }
 
 #[test]
+fn what_a_run_s_result_answers_is_not_owed_and_what_a_change_s_result_cannot_is() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Solve the challenge and submit the flag."},
+        {"role": "assistant", "content": "We recovered the flag! I will try to submit it and see if we are correct.",
+         "tool_calls": [call("c1", "submit", json!({"flag": "flag{d0n3}"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Wrong flag!"},
+        {"role": "assistant", "content": "Let's try to create the build directory and see if that resolves the issue.",
+         "tool_calls": [bash("c2", "mkdir -p build/release")]},
+        {"role": "tool", "tool_call_id": "c2", "content": ""},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    assert_eq!(
+        owed,
+        [(
+            3,
+            "Let's try to create the build directory and see if that resolves the issue."
+        )],
+        "{owed:#?}"
+    );
+}
+
+#[test]
 fn code_that_calls_an_editing_helper_is_the_edit_it_narrates() {
     let code = "edit_file_by_replace('/workspace/src/App.tsx', to_replace=\"<div className={cls}>\", new_content=\"<div className={dark ? 'dark' : cls}>\")";
     let a = analyse(json!([

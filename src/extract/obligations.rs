@@ -257,29 +257,45 @@ pub fn extract(
                         && call_words.covers(&c.chunks[j], true)
                 })
             };
-            let owed: Vec<usize> = (0..c.chunks.len())
-                .filter(|&k| {
-                    if one_at_a_time(&c.chunks[k]) {
-                        return true;
-                    }
-                    if c.deferred_from.is_some_and(|d| k >= d) {
-                        let named = c.only_then && call_words.covers(&c.chunks[k], false);
-                        return !c.chunks[k].terms.is_empty() && !named;
-                    }
-                    let chunk = &c.chunks[k];
-                    // "Let me make the function safer:" names no known kind of action; the
-                    // colon says the calls that follow are it.
-                    if c.introduces && chunk.families.is_empty() && !done_elsewhere(k) {
-                        return false;
-                    }
-                    let lone = chunk
+            let owes = |k: usize| -> bool {
+                if one_at_a_time(&c.chunks[k]) {
+                    return true;
+                }
+                if c.deferred_from.is_some_and(|d| k >= d) {
+                    let named = c.only_then && call_words.covers(&c.chunks[k], false);
+                    return !c.chunks[k].terms.is_empty() && !named;
+                }
+                let chunk = &c.chunks[k];
+                // "Let me make the function safer:" names no known kind of action; the
+                // colon says the calls that follow are it.
+                if c.introduces && chunk.families.is_empty() && !done_elsewhere(k) {
+                    return false;
+                }
+                let lone = chunk
+                    .families
+                    .first()
+                    .is_none_or(|f| per_family[f.as_str()] <= 2);
+                (!call_words.covers(chunk, lone) || message_words.does_only_part(chunk))
+                    && !chunk.terms.is_empty()
+            };
+            let mut owed: Vec<usize> = Vec::new();
+            for k in 0..c.chunks.len() {
+                // "submit it and see if we are correct": the result of what the turn runs
+                // answers the question. A change's result does not ("fix it and see if it
+                // works", "create the build directory and see if that resolves the issue" need
+                // a run after it).
+                let answered = c.chunks[k].observes
+                    && k > 0
+                    && !owed.contains(&(k - 1))
+                    && !call_words.writes
+                    && !c.chunks[k - 1]
                         .families
-                        .first()
-                        .is_none_or(|f| per_family[f.as_str()] <= 2);
-                    (!call_words.covers(chunk, lone) || message_words.does_only_part(chunk))
-                        && !chunk.terms.is_empty()
-                })
-                .collect();
+                        .iter()
+                        .any(|f| f == "edit" || f == "install");
+                if !answered && owes(k) {
+                    owed.push(k);
+                }
+            }
             if !owed.is_empty() {
                 let mut f = c.fact(i, Some(&owed));
                 // What is owed of an action done on part of its object is the rest.
@@ -582,6 +598,27 @@ pub struct ChunkWords {
     /// The keys of each thing its object names, when it names several ("read the JsonlParser
     /// and SessionsIndex"): a call may do the action on one of them only.
     pub conjuncts: Vec<Vec<String>>,
+    /// It asks what a result shows ("see if we are correct", "try to see whether it helps"):
+    /// its action, if any, is the one its question names ("see if submitting the hash is
+    /// enough"), else the action before it, whose result answers it.
+    pub observes: bool,
+}
+
+/// The question of an action that asks what a result shows ("[try to] see if/whether X"): X.
+fn observed<'a>(text: &'a str) -> Option<&'a str> {
+    // (`get`: a prefix's length may fall inside a character of the text.)
+    let strip = |t: &'a str, p: &str| {
+        t.get(..p.len())
+            .filter(|h| h.eq_ignore_ascii_case(p))
+            .map(|_| &t[p.len()..])
+    };
+    let mut rest = text.trim_start();
+    for skip in ["try to ", "and "] {
+        rest = strip(rest, skip).unwrap_or(rest);
+    }
+    ["see if ", "see whether "]
+        .iter()
+        .find_map(|q| strip(rest, q))
 }
 
 /// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
@@ -598,9 +635,16 @@ fn object_part(text: &str) -> &str {
 
 impl ChunkWords {
     pub fn of(text: &str, lex: &Lexicon) -> ChunkWords {
-        let families = tokens(text)
-            .map(|(_, w)| families_of(w, lex))
-            .find(|f| !f.is_empty())
+        let verb_families = |t: &str| {
+            tokens(t)
+                .map(|(_, w)| families_of(w, lex))
+                .find(|f| !f.is_empty())
+        };
+        // (A question that names no action of its own is looking: "see if we are correct".)
+        let question = observed(text);
+        let families = question
+            .and_then(verb_families)
+            .or_else(|| verb_families(text))
             .unwrap_or_default();
         ChunkWords {
             terms: terms(text),
@@ -647,6 +691,7 @@ impl ChunkWords {
                     })
             },
             conjuncts: conjuncts(text, lex),
+            observes: question.is_some(),
             quantified: tokens(text).any(|(_, w)| {
                 ["all", "each", "every", "these", "those", "both"]
                     .iter()
@@ -1258,6 +1303,19 @@ mod tests {
             object_part("read the router for patterns"),
             "read the router"
         );
+    }
+
+    #[test]
+    fn an_action_that_asks_what_a_result_shows_names_its_question() {
+        assert_eq!(observed("see if we are correct"), Some("we are correct"));
+        assert_eq!(
+            observed(" try to see whether submitting it is enough"),
+            Some("submitting it is enough")
+        );
+        assert_eq!(observed("see the logs"), None);
+        // A prefix's length falling inside a character is no match, not a panic.
+        assert_eq!(observed("check — the test"), None);
+        assert_eq!(observed("trè"), None);
     }
 
     #[test]
