@@ -345,6 +345,19 @@ fn what_a_run_s_result_answers_is_not_owed_and_what_a_change_s_result_cannot_is(
 }
 
 #[test]
+fn of_them_points_back_only_where_the_turn_has_not_named_them() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which gyms near me open before 7am?"},
+        {"role": "assistant", "content": "I found CrossFit East River, Equinox Flatiron and Nimble Fitness."},
+        {"role": "user", "content": "Please check the schedules for CrossFit East River, Equinox Flatiron, and Nimble Fitness to see if any of them offer classes before 7am."},
+        {"role": "assistant", "content": "Equinox Flatiron opens at 6am. Do you want the details of all of them?"},
+        {"role": "user", "content": "Yes, please send all of them."},
+    ]));
+    let ordinals = turns_and_texts(&a, &[Subkind::Ordinal]);
+    assert_eq!(ordinals, [(4, "all of them")], "{ordinals:#?}");
+}
+
+#[test]
 fn code_that_calls_an_editing_helper_is_the_edit_it_narrates() {
     let code = "edit_file_by_replace('/workspace/src/App.tsx', to_replace=\"<div className={cls}>\", new_content=\"<div className={dark ? 'dark' : cls}>\")";
     let a = analyse(json!([

@@ -293,6 +293,17 @@ fn find_in_turn(
             if restates_in_parentheses(t, e) {
                 continue;
             }
+            // "check the schedules for A, B and C to see if any of them …": "them" is a
+            // pronoun, and past the turn's opening, or after its sentence names several things,
+            // its antecedent can be in the turn itself.
+            let of_them = t[s..e]
+                .to_ascii_lowercase()
+                .trim_end_matches(|c: char| !c.is_alphanumeric())
+                .ends_with(" of them");
+            let sentence_start = sents.iter().find(|x| x.end > s).map_or(0, |x| x.start);
+            if of_them && (s >= opening_end || names_several(&t[sentence_start.min(s)..s])) {
+                continue;
+            }
             // "my last reservation": the latest one the user has, not the last of a list.
             let phrase = &t[s..e];
             let ordinal_word = phrase.split_whitespace().nth(1).unwrap_or("");
@@ -610,6 +621,14 @@ fn restates_in_parentheses(t: &str, end: usize) -> bool {
 }
 
 /// "Now that we have…", "so that the…": "that" opening a clause, not pointing at anything.
+/// Whether a text lists several things: "A, B and C", "A, B, or C".
+fn names_several(text: &str) -> bool {
+    text.find(", ").is_some_and(|k| {
+        let rest = &text[k..];
+        rest.contains(" and ") || rest.contains(" or ")
+    })
+}
+
 fn is_complementizer(from_pronoun: &str) -> bool {
     let mut words = from_pronoun.split_whitespace();
     words.next().is_some_and(|w| w.eq_ignore_ascii_case("that"))
