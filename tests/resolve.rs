@@ -358,6 +358,23 @@ fn of_them_points_back_only_where_the_turn_has_not_named_them() {
 }
 
 #[test]
+fn retrieving_is_done_by_a_call_that_retrieves() {
+    let a = analyse(json!([
+        {"role": "user", "content": "My user ID is omar_davis_3817."},
+        {"role": "assistant", "content": "No problem. Let me retrieve that information for you.",
+         "tool_calls": [call("c1", "get_user_details", json!({"user_id": "omar_davis_3817"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"reservations\": [\"NM1VX1\"]}"},
+        {"role": "assistant", "content": "Once you confirm, I will fetch the flight status."},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    assert_eq!(
+        owed,
+        [(3, "Once you confirm, I will fetch the flight status.")],
+        "{owed:#?}"
+    );
+}
+
+#[test]
 fn code_that_calls_an_editing_helper_is_the_edit_it_narrates() {
     let code = "edit_file_by_replace('/workspace/src/App.tsx', to_replace=\"<div className={cls}>\", new_content=\"<div className={dark ? 'dark' : cls}>\")";
     let a = analyse(json!([
