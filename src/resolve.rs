@@ -31,6 +31,12 @@ pub fn resolve(
         ..Pending::default()
     };
     pending.siblings = sibling_terms(traj, facts);
+    // The participants of a multi-agent log (AG2 experts, Magentic-One's WebSurfer).
+    let speakers: HashSet<&str> = traj
+        .turns
+        .iter()
+        .filter_map(|u| u.name.as_deref())
+        .collect();
     let mut next_fact = 0;
     // Null results waiting for the first assistant turn after them.
     let mut fresh_nulls: Vec<usize> = Vec::new();
@@ -73,6 +79,22 @@ pub fn resolve(
             fresh_nulls.clear();
         }
         // 1. This turn resolves what came before it.
+        // Work handed to a participant is done by that participant's next turn.
+        if let Some(ids) = turn
+            .name
+            .as_deref()
+            .and_then(|n| pending.by_agent.remove(n))
+        {
+            for id in ids {
+                if !pending.frozen[id] {
+                    let link = Link {
+                        turn: t,
+                        bytes: turn.span,
+                    };
+                    resolved(&mut facts[id], link);
+                }
+            }
+        }
         if t > 0 {
             resolve_with_calls(traj, t, bytes, lex, calls.of_turn(t), facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
@@ -83,7 +105,16 @@ pub fn resolve(
         // 2. This turn's own facts start waiting.
         while next_fact < facts.len() && facts[next_fact].turn == t {
             let f = &mut facts[next_fact];
+            let agent = (f.kind() == FactKind::Obligation)
+                .then(|| addressee(&f.text, turn.name.as_deref(), &speakers))
+                .flatten();
             match f.kind() {
+                // (Handed to a participant, it waits for that participant alone.)
+                FactKind::Obligation if agent.is_some() => pending
+                    .by_agent
+                    .entry(agent.unwrap_or_default().to_string())
+                    .or_default()
+                    .push(next_fact),
                 FactKind::Obligation | FactKind::NullResult => pending.add(next_fact, f),
                 FactKind::Reference => {
                     // "that error", "the same kind of failure": an error result is what such
@@ -116,6 +147,8 @@ struct Pending {
     by_term: HashMap<String, Vec<usize>>,
     by_tool: HashMap<String, Vec<usize>>,
     by_todo: HashMap<String, Vec<usize>>,
+    /// Obligations handed to a participant, by its name.
+    by_agent: HashMap<String, Vec<usize>>,
     /// Facts in turns a compaction replaced: settled as they were at that compaction.
     frozen: Vec<bool>,
     /// The last two turns with an error result.
@@ -236,6 +269,20 @@ fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<St
         }
     }
     out
+}
+
+/// The one participant other than the speaker that an obligation's text names ("1.
+/// **HawaiiRealEstate_Expert:** Please gather the sales data", "initiating it with WebSurfer").
+fn addressee<'a>(
+    text: &str,
+    speaker: Option<&str>,
+    speakers: &HashSet<&'a str>,
+) -> Option<&'a str> {
+    let mut named = tokens(text)
+        .filter_map(|(_, w)| speakers.get(w).copied())
+        .filter(|&n| Some(n) != speaker);
+    let first = named.next()?;
+    named.all(|n| n == first).then_some(first)
 }
 
 /// Whether a description's head names a failure ("that error", "the same kind of failure").

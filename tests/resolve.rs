@@ -1697,3 +1697,49 @@ fn an_id_in_code_the_turn_writes_is_no_reference_even_across_its_paragraphs() {
         report.analyses[0].facts
     );
 }
+
+/// A Who&When (AG2 group chat) log of these (speaker, text) messages.
+fn group_chat(messages: &[(&str, &str)]) -> trajlint::FileReport {
+    let history: Vec<Value> = messages
+        .iter()
+        .map(|(name, content)| json!({"content": content, "name": name, "role": "assistant"}))
+        .collect();
+    let log = json!({"is_correct": false, "question": "Which home sold for more?",
+                     "question_ID": "q1", "level": "1", "ground_truth": "x",
+                     "history": history});
+    process("chat.json", log.to_string().as_bytes())
+}
+
+#[test]
+fn work_handed_to_a_participant_is_done_by_that_participant() {
+    let report = group_chat(&[
+        ("Manager", "Find which of the two homes sold for more."),
+        ("Analysis_Expert", "Here is the plan:\n\n1. **RealEstate_Expert:** Please gather the 2022 sale prices of both homes.\n2. **Archive_Expert:** Please check the county archive for the deeds."),
+        ("RealEstate_Expert", "Here are the 2022 sale prices of both homes:\n\n1. **2072 Akaikai Loop:**\n   - Sold for $850,000\n2. **2017 Komo Mai Drive:**\n   - Sold for $950,000"),
+        ("Analysis_Expert", "The second home sold for more. TERMINATE"),
+    ]);
+    let steps: Vec<(usize, &str, Status)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::PlanStep)
+        .map(|f| (f.turn, f.text.as_str(), f.status))
+        .collect();
+    // The archive expert never speaks: its step stays owed even though a later turn says
+    // "sold" and "homes"; the sale prices listed under "Here are …:" are data, not a plan.
+    assert_eq!(
+        steps,
+        [
+            (
+                1,
+                "**RealEstate_Expert:** Please gather the 2022 sale prices of both homes.",
+                Status::Discharged
+            ),
+            (
+                1,
+                "**Archive_Expert:** Please check the county archive for the deeds.",
+                Status::Open
+            ),
+        ],
+        "{steps:#?}"
+    );
+}

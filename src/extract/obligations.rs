@@ -1038,7 +1038,14 @@ fn plan_steps(
             k += 1;
         }
         let items = &sents[first..k];
-        let header = sents[..first].iter().rev().take(2).any(|s| {
+        // A sentence that introduces the list with a colon is its header alone ("Sure, I'll
+        // gather the data. Here is the sales data:" heads data, not a plan).
+        let introduced = first > 0
+            && text.text[sents[first - 1].start..sents[first - 1].end]
+                .trim_end_matches(['*', ' ', '\n'])
+                .ends_with(':');
+        let window = if introduced { 1 } else { 2 };
+        let header = sents[..first].iter().rev().take(window).any(|s| {
             let h = &text.text[s.start..s.end];
             let lower = h.to_lowercase();
             lex.plan_header.is_match(h)
@@ -1067,7 +1074,10 @@ fn plan_steps(
             .count();
         let labeled = items
             .iter()
-            .filter(|s| is_label_value(&text.text[s.start..s.end]))
+            .filter(|s| {
+                let item = &text.text[s.start..s.end];
+                is_label_value(item) && !starts_imperative(item, lex)
+            })
             .count();
         let is_plan = (header || imperative * 2 > items.len())
             && past * 2 <= items.len()
@@ -1120,9 +1130,35 @@ fn first_word(item: &str) -> String {
     item_words(item).next().unwrap_or_default()
 }
 
+/// "Run the tests", or a task handed to a participant by its one-word name: "**Coder:** Please
+/// write the parser" (not a field asked of the user: "Payment method: Please confirm …").
 fn starts_imperative(item: &str, lex: &Lexicon) -> bool {
     let w = first_word(item);
-    lex.imperative_verbs.contains(&w)
+    if lex.imperative_verbs.contains(&w) {
+        return true;
+    }
+    let off = is_list_item(item).unwrap_or(0);
+    let body = &item[off..];
+    is_label_value(item)
+        && body.find(':').is_some_and(|k| {
+            let label = body[..k].trim_matches(|c: char| !c.is_alphanumeric());
+            let agent = label.starts_with(|c: char| c.is_uppercase())
+                && label.chars().all(|c| c.is_alphanumeric() || c == '_');
+            if !agent {
+                return false;
+            }
+            let mut value = body[k + 1..]
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase);
+            let first = value.next().unwrap_or_default();
+            let verb = if first == "please" {
+                value.next().unwrap_or_default()
+            } else {
+                first
+            };
+            lex.imperative_verbs.contains(&verb)
+        })
 }
 
 /// "Added the option", "We defined a function": a report of work done.
