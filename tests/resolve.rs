@@ -307,6 +307,24 @@ fn being_at_hand_is_no_action_owed() {
 }
 
 #[test]
+fn a_quantified_condition_is_a_hypothetical() {
+    let a = analyse(json!([
+        {"role": "user", "content": "How long would the run take?"},
+        {"role": "assistant", "content": "It takes about 17,000 hours. If everyone agrees, we will finalize the task."},
+        {"role": "assistant", "content": "Once the numbers are checked, we will finalize the task."},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    assert_eq!(
+        owed,
+        [(
+            2,
+            "Once the numbers are checked, we will finalize the task."
+        )],
+        "{owed:#?}"
+    );
+}
+
+#[test]
 fn a_goal_the_turns_edit_is_made_for_is_not_owed() {
     let edit = call(
         "c1",
