@@ -856,6 +856,16 @@ mod tests {
             None
         );
         assert_eq!(verdict("^C KeyboardInterrupt"), Some(Subkind::Error));
+        // A lookup reporting its own absence.
+        assert_eq!(
+            verdict("exitcode: 0 (execution succeeded)\nCode output: The cell does not contain color information."),
+            Some(Subkind::NotFound)
+        );
+        assert_eq!(
+            verdict("exitcode: 0 (execution succeeded)\nCode output: No color information found in adjacent cells."),
+            Some(Subkind::NotFound)
+        );
+        assert_eq!(verdict("Loaded 12 rows of sales data."), None);
         // A checker rejecting a submitted answer.
         assert_eq!(verdict("Wrong flag!"), Some(Subkind::Error));
         assert_eq!(
