@@ -763,13 +763,12 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
         ]
         .iter()
         .any(|p| after_trim.starts_with(p))
-        || after.contains('$')
         || after
             .as_bytes()
             .windows(3)
             .any(|w| w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit())
-        || after.contains(" from ")
-        || after.contains(" departing ");
+        || after.contains('$')
+        || after.contains(" from ");
     // A record in a list: "1. **Flight HAT052**" followed by its fields.
     let item = unmarked(before);
     let listing = before.contains("**") && item.split_whitespace().count() <= 2;
@@ -1153,6 +1152,11 @@ mod tests {
         assert!(!at("Your reservation UM3OG5 is confirmed.", "UM3OG5"));
         assert!(!at("I cannot cancel UDMOP1, XAZ3C0, and 4XGCCM.", "UDMOP1"));
         assert!(at("Flight HAT113 (SEA to DFW) is delayed.", "HAT113"));
+        // One particular picks the flight out; it does not restate its record.
+        assert!(!at(
+            "I'll go with Flight HAT072 departing at 9 am.",
+            "HAT072"
+        ));
     }
 
     #[test]
