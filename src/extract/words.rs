@@ -100,54 +100,60 @@ pub fn offset_in(whole: &str, part: &str) -> usize {
 
 /// A crude stem: lowercase, without common suffixes, so "tests", "testing" and "tested" meet.
 pub fn stem(word: &str) -> String {
-    let mut w = word.to_lowercase();
+    let mut w = String::new();
+    stem_into(word, &mut w);
+    w
+}
+
+/// `stem`, written into `w` (cleared first): callers stemming many words reuse one buffer.
+pub fn stem_into(word: &str, w: &mut String) {
+    lowercase_into(word, w);
     let cut = |w: &mut String, n: usize| w.truncate(w.len() - n);
     if !w.is_ascii() || w.len() <= 3 {
-        return w;
+        return;
     }
     if w.ends_with("ies") && w.len() > 4 {
-        cut(&mut w, 3);
+        cut(w, 3);
         w.push('y');
     } else if w.ends_with("es")
         && ["ches", "shes", "sses", "xes", "zes"]
             .iter()
             .any(|s| w.ends_with(s))
     {
-        cut(&mut w, 2);
+        cut(w, 2);
     } else if w.ends_with('s') && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
-        cut(&mut w, 1);
+        cut(w, 1);
     } else if w.ends_with("ing") && w.len() > 5 {
-        cut(&mut w, 3);
-        undouble(&mut w);
+        cut(w, 3);
+        undouble(w);
     } else if w.ends_with("ied") && w.len() > 4 {
-        cut(&mut w, 3);
+        cut(w, 3);
         w.push('y');
     } else if w.ends_with("ed") && w.len() > 4 {
-        cut(&mut w, 2);
-        undouble(&mut w);
+        cut(w, 2);
+        undouble(w);
     }
     if w.ends_with("ment") && w.len() > 7 {
-        cut(&mut w, 4);
+        cut(w, 4);
     }
     // A noun of action meets its verb: "cancellation" / "cancel", "calculation" /
     // "calculate", "deletion" / "delete", "confirmation" / "confirm".
     if w.ends_with("ation") && w.len() > 8 {
-        cut(&mut w, 5);
+        cut(w, 5);
     } else if w.ends_with("tion") && w.len() > 7 {
-        cut(&mut w, 3);
+        cut(w, 3);
     }
     // "update", "updated", "updating" all end up as "updat".
     if w.ends_with('e') && w.len() > 3 {
-        cut(&mut w, 1);
+        cut(w, 1);
     }
     if w.ends_with("at") && w.len() > 6 {
-        cut(&mut w, 2);
+        cut(w, 2);
     }
     // "install", "installing", "installation"; "cancelled", "cancellation".
     if w.ends_with("ll") && w.len() >= 6 {
         w.pop();
     }
-    w
 }
 
 /// "running" → "runn" → "run"; "stopped" → "stopp" → "stop".
@@ -179,36 +185,69 @@ const STOPWORDS: &str = "a an the and or but if then than so to of in on at by f
 
 /// Content terms of a text: stems of the words that are not stop words, at least 3 characters.
 pub fn terms(text: &str) -> Vec<String> {
+    /// Past this many terms, a set beside the list answers "seen?" (the text may be a whole
+    /// file, with thousands of distinct words); below it, scanning the list is cheaper.
+    const SCAN: usize = 32;
     let mut out: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::default();
+    let (mut lw, mut s) = (String::new(), String::new());
     for (_, w) in tokens(text) {
         if w.len() < 3 {
             continue;
         }
-        let lw = w.to_lowercase();
+        lowercase_into(w, &mut lw);
         if is_stopword(&lw) {
             continue;
         }
-        let s = stem(&lw);
-        if !out.contains(&s) {
-            out.push(s);
+        stem_into(&lw, &mut s);
+        let new = if out.len() < SCAN {
+            !out.contains(&s)
+        } else {
+            if seen.is_empty() {
+                seen.extend(out.iter().cloned());
+            }
+            seen.insert(s.clone())
+        };
+        if new {
+            out.push(s.clone());
         }
     }
     out
+}
+
+/// `word` lowercased into `out` (cleared first).
+fn lowercase_into(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&word.to_lowercase());
+    }
 }
 
 /// Terms of a tool call's name and arguments: also splits paths, flags and identifiers
 /// (`tests/test_foo.py` gives `tests`, `test_foo`, `foo`, `py`).
 pub fn call_terms(name: &str, args: &str) -> HashSet<String> {
     let mut out = HashSet::default();
+    // (Arguments may hold a whole file: one buffer for every word, a key built only for a
+    // stem not seen yet.)
+    let (mut lw, mut s) = (String::new(), String::new());
+    let mut add = |word: &str, s: &mut String| {
+        if word.len() >= 3 && !is_stopword(word) {
+            stem_into(word, s);
+            if !out.contains(s.as_str()) {
+                out.insert(s.clone());
+            }
+        }
+    };
     for text in [name, args] {
         for (_, w) in tokens(text) {
-            let lw = w.to_lowercase();
-            if lw.len() >= 3 && !is_stopword(&lw) {
-                out.insert(stem(&lw));
-            }
-            for part in lw.split('_') {
-                if part.len() >= 3 && !is_stopword(part) {
-                    out.insert(stem(part));
+            lowercase_into(w, &mut lw);
+            add(&lw, &mut s);
+            if lw.contains('_') {
+                for part in lw.split('_') {
+                    add(part, &mut s);
                 }
             }
         }
