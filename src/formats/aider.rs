@@ -381,7 +381,7 @@ impl Reader<'_> {
                 let (pl, _) = lines[j];
                 let prev = String::from_utf8_lossy(&self.bytes[pl.start..pl.end]);
                 let prev = prev.trim();
-                if prev.starts_with("```") || prev.is_empty() {
+                if is_fence(prev) || prev.is_empty() {
                     continue;
                 }
                 name = Some((prev.trim_matches(|c| c == '`' || c == '*').to_string(), pl));
@@ -407,6 +407,18 @@ impl Reader<'_> {
             result_turn: None,
         })
     }
+}
+
+/// A line opening a code block: a Markdown fence, or one of the tags Aider fences code with
+/// for models that handle Markdown fences badly (`<source>python`, `<code>`, `<pre>`).
+fn is_fence(line: &str) -> bool {
+    line.starts_with("```")
+        || ["<source", "<code", "<pre", "<sourcecode", "<codeblock"]
+            .iter()
+            .any(|tag| {
+                line.strip_prefix(tag)
+                    .is_some_and(|rest| rest.starts_with(['>', ' ']))
+            })
 }
 
 #[cfg(test)]
@@ -461,6 +473,20 @@ tests/a.py .F
 
 > ^C KeyboardInterrupt  
 ";
+
+    #[test]
+    fn an_edit_fenced_with_a_tag_names_its_file() {
+        let log = "# aider chat started at 2024-08-05 19:33:32\n\n#### do that  \n\nCertainly!\n\naider/coders/editblock_coder.py\n<source>python\n<<<<<<< SEARCH\n    x = 1\n=======\n    x = 2\n>>>>>>> REPLACE\n</source>\n\n> Applied edit to aider/coders/editblock_coder.py  \n";
+        let out = read_str(log);
+        let calls: Vec<&str> = out.trajectories[0]
+            .turns
+            .iter()
+            .flat_map(|t| &t.calls)
+            .map(|c| c.arguments.as_str())
+            .collect();
+        assert_eq!(calls, ["aider/coders/editblock_coder.py"]);
+        assert!(is_fence("<pre>") && is_fence("<code class=x>") && !is_fence("<sourcefile>"));
+    }
 
     fn kinds(t: &Trajectory) -> Vec<(Role, usize, usize)> {
         t.turns
