@@ -489,6 +489,24 @@ fn a_report_discharges_only_what_it_names_specifically() {
 }
 
 #[test]
+fn an_id_whose_record_the_turn_gave_points_at_that_record() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Do I have two flights on May 22?"},
+        {"role": "assistant", "content": "",
+         "tool_calls": [call("c1", "get_user_details", json!({"user_id": "amelia_davis_8890"}))]},
+        {"role": "tool", "tool_call_id": "c1",
+         "content": "{\"reservations\": [\"PUNERT\", \"HSR97W\", \"XEHM4B\"]}"},
+        {"role": "assistant", "content": "Here are the details:\n\n1. **Reservation ID: PUNERT**\n   - Origin: BOS\n   - Date: 2024-05-22\n\n2. **Reservation ID: HSR97W**\n   - Origin: ORD\n   - Date: 2024-05-22\n\nYou have two flights on May 22, with reservation IDs PUNERT and HSR97W. Reservation **XEHM4B** cannot be canceled."},
+    ]));
+    let ids: Vec<&str> = of_kind(&a, &[Subkind::Identifier])
+        .into_iter()
+        .map(|f| f.text.as_str())
+        .collect();
+    // The two listed with their fields are the turn's own; the one it only names is not.
+    assert_eq!(ids, ["XEHM4B"], "{ids:#?}");
+}
+
+#[test]
 fn a_short_id_binds_to_where_its_full_form_was_defined() {
     let a = analyse(json!([
         {"role": "user", "content": "Upgrade my reservation."},

@@ -214,6 +214,8 @@ fn find_in_turn(
     // Whether the text so far left a fenced code block open: a reader may cut one block of
     // code into several segments (Aider's edit blocks), the later ones starting inside it.
     let mut in_fence = false;
+    // Ids whose record this turn has given: a later mention in the turn points at that.
+    let mut restated_here: Vec<&str> = Vec::new();
     for (seg_index, seg) in turn
         .segments
         .iter()
@@ -553,10 +555,20 @@ fn find_in_turn(
         };
         for (s, e) in identifiers(t, lex) {
             let id = &t[s..e];
-            if claimed.iter().any(|c| c.start <= s && s < c.end)
-                || restated(t, s, e)
-                || !in_prose(s)
-            {
+            if claimed.iter().any(|c| c.start <= s && s < c.end) || !in_prose(s) {
+                continue;
+            }
+            // ("3. **Reservation ID: HSR97W** - Origin: ORD …", then "reservations PUNERT and
+            // HSR97W are on the same day".)
+            match restated(t, s, e) {
+                Restated::No => {}
+                Restated::Particulars => continue,
+                Restated::Record => {
+                    restated_here.push(id);
+                    continue;
+                }
+            }
+            if restated_here.contains(&id) {
                 continue;
             }
             // A short form ("6276644") and the full id it stands for ("gift_card_6276644") name
@@ -726,7 +738,17 @@ fn unmarked(l: &str) -> &str {
 
 /// Whether the text around an identifier restates what it denotes ("HAT052 (03:00 EST)",
 /// "Certificate 7504069: $250", "**Flight HAT052**: LAX to ORD"), so no earlier turn is needed.
-fn restated(t: &str, s: usize, e: usize) -> bool {
+/// How much of what an id denotes the text around it gives.
+#[derive(Debug, PartialEq)]
+enum Restated {
+    No,
+    /// A particular or two ("Flight HAT113 (SEA to DFW)", "IFOYYZ is a basic economy ticket").
+    Particulars,
+    /// Its record, field by field ("3. **Reservation ID: HSR97W**" over "- Origin: ORD").
+    Record,
+}
+
+fn restated(t: &str, s: usize, e: usize) -> Restated {
     let line_end = t[e..].find('\n').map_or(t.len(), |k| e + k);
     let mut after_end = (e + 80).min(line_end);
     while !t.is_char_boundary(after_end) {
@@ -802,7 +824,15 @@ fn restated(t: &str, s: usize, e: usize) -> bool {
             && w[7] == b'-'
             && w[8..].iter().all(u8::is_ascii_digit)
     });
-    detail || listing || next_line_field || dated
+    // (A bold id in a sentence, "Reservation **XEHM4B** cannot be canceled", heads no record.)
+    let heads_its_line = after_trim.trim_end_matches(['*', ':', ' ']).is_empty();
+    if next_line_field || listing && heads_its_line {
+        Restated::Record
+    } else if listing || detail || dated {
+        Restated::Particulars
+    } else {
+        Restated::No
+    }
 }
 
 /// Words after "that" that make it a complementizer ("shows that the test fails").
@@ -1143,7 +1173,7 @@ mod tests {
     fn an_id_on_a_line_that_gives_its_particulars_is_restated() {
         let at = |t: &str, id: &str| {
             let s = t.find(id).unwrap();
-            restated(t, s, s + id.len())
+            restated(t, s, s + id.len()) != Restated::No
         };
         assert!(at(
             "- **Flights:**\n  - SEA to DFW on 2024-05-26, Flight HAT113\n",
