@@ -307,6 +307,28 @@ fn being_at_hand_is_no_action_owed() {
 }
 
 #[test]
+fn a_list_of_what_the_turn_s_edit_changes_is_narration_and_a_plan_ahead_is_owed() {
+    let write = call(
+        "c1",
+        "Write",
+        json!({"file_path": "src/App.tsx", "content": "const [dark, setDark] = useState(false); // dark mode state variable"}),
+    );
+    let a = analyse(json!([
+        {"role": "user", "content": "Add a dark mode toggle."},
+        {"role": "assistant", "content": "Here is the change:\n\n1. Add a new state variable for dark mode",
+         "tool_calls": [write]},
+        {"role": "tool", "tool_call_id": "c1", "content": "File written."},
+        {"role": "assistant", "content": "Next steps:\n\n1. Run the test suite\n2. Update the changelog"},
+    ]));
+    let steps = turns_and_texts(&a, &[Subkind::PlanStep]);
+    assert_eq!(
+        steps,
+        [(3, "Run the test suite"), (3, "Update the changelog")],
+        "{steps:#?}"
+    );
+}
+
+#[test]
 fn a_quantified_condition_is_a_hypothetical() {
     let a = analyse(json!([
         {"role": "user", "content": "How long would the run take?"},

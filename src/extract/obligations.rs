@@ -37,7 +37,7 @@ pub fn extract(
                     &seg.text,
                     &sentences(&seg.text.text),
                     lex,
-                    Plans::Named,
+                    (Plans::Named, None),
                     facts,
                 );
             }
@@ -78,7 +78,7 @@ pub fn extract(
         {
             let text = &seg.text;
             let sents = sentences(&text.text);
-            plan_steps(i, text, &sents, lex, plans, facts);
+            plan_steps(i, text, &sents, lex, (plans, Some(&call_words)), facts);
             for (k, s) in sents.iter().enumerate() {
                 let sentence = &text.text[s.start..s.end];
                 if is_list_item(sentence).is_some() {
@@ -1023,7 +1023,7 @@ fn plan_steps(
     text: &Text,
     sents: &[super::words::Sentence],
     lex: &Lexicon,
-    plans: Plans,
+    (plans, done_by): (Plans, Option<&CallWords>),
     facts: &mut Vec<Fact>,
 ) {
     let named_plan_only = plans == Plans::Named;
@@ -1095,8 +1095,13 @@ fn plan_steps(
                 continue;
             }
             let off = is_list_item(line).unwrap_or(0);
-            let mut f = fact_at(Subkind::PlanStep, turn, text, s.start + off, s.end);
             let cw = ChunkWords::of(&line[off..], lex);
+            // "The key changes: 1. Remove truncation … 2. Build an index …" over the Write that
+            // makes them: the list says what the turn's calls do, as narration does.
+            if done_by.is_some_and(|calls| !cw.families.is_empty() && calls.covers(&cw, false)) {
+                continue;
+            }
+            let mut f = fact_at(Subkind::PlanStep, turn, text, s.start + off, s.end);
             f.action = cw.families.first().cloned();
             f.terms = cw.terms;
             f.terms
