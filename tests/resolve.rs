@@ -329,6 +329,16 @@ fn a_list_of_what_the_turn_s_edit_changes_is_narration_and_a_plan_ahead_is_owed(
 }
 
 #[test]
+fn being_about_to_do_something_is_a_commitment() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find wheelchair-accessible bars near the museum."},
+        {"role": "assistant", "content": "The plan is set and we are about to search the map for bars near the museum."},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+}
+
+#[test]
 fn a_quantified_condition_is_a_hypothetical() {
     let a = analyse(json!([
         {"role": "user", "content": "How long would the run take?"},
