@@ -702,8 +702,20 @@ fn first_line(text: &str) -> (usize, usize) {
 /// Whether an output says nothing, once harness headers are taken off.
 pub fn is_empty_output(text: &str, lex: &Lexicon) -> bool {
     let body = strip_headers(text).trim();
-    let lower = body.to_lowercase();
-    lex.empty.contains(&lower)
+    // Only the head can match (the phrases are short): a long output is not lowercased whole.
+    let longest = lex
+        .empty
+        .iter()
+        .chain(&lex.empty_prefix)
+        .map(|p| p.chars().count())
+        .max()
+        .unwrap_or(0);
+    let head = match body.char_indices().nth(longest) {
+        Some((k, _)) => &body[..k],
+        None => body,
+    };
+    let lower = head.to_lowercase();
+    (head.len() == body.len() && lex.empty.contains(&lower))
         || lex
             .empty_prefix
             .iter()
@@ -961,5 +973,10 @@ mod tests {
             "exitcode: 0 (execution succeeded)\nCode output: 42",
             &l
         ));
+        // Only the head is read: a long output is matched by its start, never equal to "[]".
+        let long = format!("Empty DataFrame\nColumns: [{}]", "col, ".repeat(500));
+        assert!(is_empty_output(&long, &l));
+        assert!(!is_empty_output(&format!("[]{}", " x".repeat(500)), &l));
+        assert!(!is_empty_output("Émpty rows: 3", &l));
     }
 }
