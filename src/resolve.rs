@@ -105,17 +105,19 @@ pub fn resolve(
         // 2. This turn's own facts start waiting.
         while next_fact < facts.len() && facts[next_fact].turn == t {
             let f = &mut facts[next_fact];
-            let agent = (f.kind() == FactKind::Obligation)
-                .then(|| addressee(&f.text, turn.name.as_deref(), &speakers))
-                .flatten();
             match f.kind() {
-                // (Handed to a participant, it waits for that participant alone.)
-                FactKind::Obligation if agent.is_some() => pending
-                    .by_agent
-                    .entry(agent.unwrap_or_default().to_string())
-                    .or_default()
-                    .push(next_fact),
-                FactKind::Obligation | FactKind::NullResult => pending.add(next_fact, f),
+                FactKind::Obligation => {
+                    // Handed to a participant, it waits for that participant alone.
+                    match addressee(&f.text, turn.name.as_deref(), &speakers) {
+                        Some(agent) => pending
+                            .by_agent
+                            .entry(agent.to_string())
+                            .or_default()
+                            .push(next_fact),
+                        None => pending.add(next_fact, f),
+                    }
+                }
+                FactKind::NullResult => pending.add(next_fact, f),
                 FactKind::Reference => {
                     // "that error", "the same kind of failure": an error result is what such
                     // a description means, whatever words it holds; the last two stay.

@@ -37,7 +37,8 @@ pub fn extract(
                     &seg.text,
                     &sentences(&seg.text.text),
                     lex,
-                    (Plans::Named, None),
+                    Plans::Named,
+                    None,
                     facts,
                 );
             }
@@ -78,7 +79,7 @@ pub fn extract(
         {
             let text = &seg.text;
             let sents = sentences(&text.text);
-            plan_steps(i, text, &sents, lex, (plans, Some(&call_words)), facts);
+            plan_steps(i, text, &sents, lex, plans, Some(&call_words), facts);
             for (k, s) in sents.iter().enumerate() {
                 let sentence = &text.text[s.start..s.end];
                 if is_list_item(sentence).is_some() {
@@ -1023,7 +1024,9 @@ fn plan_steps(
     text: &Text,
     sents: &[super::words::Sentence],
     lex: &Lexicon,
-    (plans, done_by): (Plans, Option<&CallWords>),
+    plans: Plans,
+    // The calls of the turn (none for a user's turn): a list they perform is not owed.
+    done_by: Option<&CallWords>,
     facts: &mut Vec<Fact>,
 ) {
     let named_plan_only = plans == Plans::Named;

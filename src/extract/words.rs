@@ -106,7 +106,7 @@ pub fn stem(word: &str) -> String {
 }
 
 /// `stem`, written into `w` (cleared first): callers stemming many words reuse one buffer.
-pub fn stem_into(word: &str, w: &mut String) {
+fn stem_into(word: &str, w: &mut String) {
     lowercase_into(word, w);
     let cut = |w: &mut String, n: usize| w.truncate(w.len() - n);
     if !w.is_ascii() || w.len() <= 3 {
