@@ -539,6 +539,24 @@ fn an_id_whose_record_the_turn_gave_points_at_that_record() {
 }
 
 #[test]
+fn the_first_turn_pointing_back_at_the_conversation_points_past_the_log() {
+    let summarize = analyse(json!([
+        {"role": "user", "content": "Create a detailed summary of the conversation so far, paying close attention to your previous actions."},
+        {"role": "assistant", "content": "Summary: the parser was fixed and its tests pass."},
+    ]));
+    let refs: Vec<(usize, &str, Status)> = of_kind(&summarize, &[Subkind::Anaphoric])
+        .into_iter()
+        .map(|f| (f.turn, f.text.as_str(), f.status))
+        .collect();
+    assert_eq!(refs, [(0, "your previous actions", Status::Unbound)]);
+    // The user's own earlier dealings are not this conversation's.
+    let booking = analyse(json!([
+        {"role": "user", "content": "I want to change my previous booking to economy."},
+    ]));
+    assert!(of_kind(&booking, &[Subkind::Anaphoric]).is_empty());
+}
+
+#[test]
 fn a_short_id_binds_to_where_its_full_form_was_defined() {
     let a = analyse(json!([
         {"role": "user", "content": "Upgrade my reservation."},

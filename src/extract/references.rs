@@ -170,10 +170,42 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
         if dialogue && vis.seen_dialogue {
             find_in_turn(i, turn, traj, lex, calls.of_turn(i), &vis, facts);
+        } else if dialogue {
+            before_the_log(i, turn, lex, facts);
         }
         remember(i, turn, lex, calls, &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
+        }
+    }
+}
+
+/// The log's first dialogue turn can still point back past its start: "summarize the
+/// conversation so far, paying attention to your previous actions" (a compaction agent's log
+/// holds none of them). A strong backward cue before a noun for what is said or done in a
+/// conversation is such a reference, unbound: nothing the analyzer sees is its antecedent.
+fn before_the_log(i: usize, turn: &Turn, lex: &Lexicon, facts: &mut Vec<Fact>) {
+    for seg in turn
+        .segments
+        .iter()
+        .filter(|s| s.kind == SegmentKind::Prose)
+    {
+        let t = seg.text.text.as_str();
+        for c in lex.description.captures_iter(t) {
+            let (Some(cue), Some(noun)) = (c.get(6), c.get(7)) else {
+                continue;
+            };
+            let cue = cue.as_str().to_lowercase();
+            let head = noun.as_str().rsplit(' ').next().unwrap_or("");
+            // ("my previous booking" is the user's own world, not this conversation's.)
+            let theirs =
+                cue.starts_with("the ") || cue.starts_with("your ") || cue.starts_with("our ");
+            if theirs && lex.said_or_done_nouns.contains(&head.to_lowercase()) {
+                let m = c.get(0).map_or(0..0, |m| m.range());
+                let mut f = fact_at(Subkind::Anaphoric, i, &seg.text, m.start, m.end);
+                f.status = Status::Unbound;
+                facts.push(f);
+            }
         }
     }
 }
