@@ -107,6 +107,9 @@ fn a_reply_to_an_offer_or_a_condition_points_back_and_a_closing_does_not() {
         {"role": "assistant", "content": "Is there anything else?"},
         {"role": "user", "content": "No, that's all I needed."},
         {"role": "assistant", "content": "In this case the fare rules apply to every passenger."},
+        {"role": "user", "content": "Could a human agent help?"},
+        {"role": "assistant", "content": "I can transfer you to a human agent."},
+        {"role": "user", "content": "Yes, please, that would be helpful. Thank you!"},
     ]));
     let found = turns_and_texts(&a, &[Subkind::Pronoun]);
     assert_eq!(
@@ -116,6 +119,7 @@ fn a_reply_to_an_offer_or_a_condition_points_back_and_a_closing_does_not() {
             (4, "That"),
             (6, "looking into it"),
             (8, "Thank you for that"),
+            (14, "Yes, please, that"),
         ],
         "a closing (\"that's all\") and a situational \"in this case\" are not references"
     );
