@@ -110,6 +110,8 @@ fn a_reply_to_an_offer_or_a_condition_points_back_and_a_closing_does_not() {
         {"role": "user", "content": "Could a human agent help?"},
         {"role": "assistant", "content": "I can transfer you to a human agent."},
         {"role": "user", "content": "Yes, please, that would be helpful. Thank you!"},
+        {"role": "assistant", "content": "Transferred. Your new booking is two bags in economy."},
+        {"role": "user", "content": "Thank you! That all sounds good."},
     ]));
     let found = turns_and_texts(&a, &[Subkind::Pronoun]);
     assert_eq!(
@@ -120,6 +122,7 @@ fn a_reply_to_an_offer_or_a_condition_points_back_and_a_closing_does_not() {
             (6, "looking into it"),
             (8, "Thank you for that"),
             (14, "Yes, please, that"),
+            (16, "That"),
         ],
         "a closing (\"that's all\") and a situational \"in this case\" are not references"
     );

@@ -680,9 +680,20 @@ fn is_complementizer(from_pronoun: &str) -> bool {
             let w = w
                 .trim_matches(|c: char| !c.is_alphanumeric())
                 .to_lowercase();
-            DETERMINERS.contains(&w.as_str())
+            // "That all sounds good": a floating "all" before a verb ("now that all tests
+            // pass" has its noun).
+            let floating = w == "all"
+                && words
+                    .next()
+                    .is_some_and(|v| FLOATING_VERBS.contains(&v.to_lowercase().as_str()));
+            DETERMINERS.contains(&w.as_str()) && !floating
         })
 }
+
+/// Verbs after "that all" that make "all" float ("that all sounds good").
+const FLOATING_VERBS: [&str; 8] = [
+    "sounds", "looks", "seems", "works", "makes", "is", "helps", "checks",
+];
 
 /// Whether a sentence's words before an object pronoun name something it can stand for ("run
 /// the script to see if it works", "open `fields.py` and check it"): the pronoun then resolves
