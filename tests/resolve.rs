@@ -346,6 +346,23 @@ fn being_about_to_do_something_is_a_commitment() {
 }
 
 #[test]
+fn an_object_pronoun_before_a_destination_points_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which flights are on my reservation?"},
+        {"role": "assistant", "content": "Your reservation NM1VX1 holds flight HAT170 in business class."},
+        {"role": "user", "content": "I would like to change it to the cheapest economy flight."},
+        {"role": "assistant", "content": "The economy fare is $120."},
+        {"role": "user", "content": "Could you look into this for me as well?"},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Pronoun]);
+    assert_eq!(
+        found,
+        [(2, "change it"), (4, "Could you look into this")],
+        "{found:#?}"
+    );
+}
+
+#[test]
 fn a_quantified_condition_is_a_hypothetical() {
     let a = analyse(json!([
         {"role": "user", "content": "How long would the run take?"},
