@@ -10,7 +10,7 @@ use crate::extract::calls::{CallInfo, Calls};
 use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{todo_items, todo_key, DELIVERED};
-use crate::extract::words::{call_terms, sentences, stem, terms, tokens};
+use crate::extract::words::{call_terms, sentences, stem, strip_prefix_ci, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory};
 use crate::text::Text;
@@ -549,10 +549,6 @@ fn instructs(sentence: &str, lex: &Lexicon) -> bool {
         _ => body,
     };
     // "Once located, identify the work": the step after its condition.
-    let starts = |w: &str| {
-        body.get(..w.len())
-            .is_some_and(|p| p.eq_ignore_ascii_case(w))
-    };
     let body = match body.split_once(", ") {
         Some((when, rest))
             if when.len() <= 40
@@ -560,7 +556,7 @@ fn instructs(sentence: &str, lex: &Lexicon) -> bool {
                     "once ", "after ", "when ", "then", "next", "finally", "first",
                 ]
                 .iter()
-                .any(|w| starts(w)) =>
+                .any(|w| strip_prefix_ci(body, w).is_some()) =>
         {
             rest
         }

@@ -342,7 +342,14 @@ fn being_about_to_do_something_is_a_commitment() {
         {"role": "assistant", "content": "The plan is set and we are about to search the map for bars near the museum."},
     ]));
     let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
-    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(
+        owed,
+        [(
+            1,
+            "The plan is set and we are about to search the map for bars near the museum."
+        )],
+        "{owed:#?}"
+    );
 }
 
 #[test]

@@ -283,6 +283,9 @@ pub struct Lexicon {
     pub quiet_subcommands: Vec<String>,
     /// Output starting with one of these says nothing was there ("Empty DataFrame").
     pub empty_prefix: Vec<String>,
+    /// The characters in the longest of `empty` and `empty_prefix`: only an output's head of
+    /// that length can match them.
+    pub empty_head: usize,
     pub retry: Patterns,
     pub commitment: Patterns,
     pub deferred: Patterns,
@@ -506,6 +509,13 @@ impl Lexicon {
             imperative_start: imperative_start?,
             empty: lowercase(&n.empty),
             empty_prefix: lowercase(&n.empty_prefix),
+            empty_head: n
+                .empty
+                .iter()
+                .chain(&n.empty_prefix)
+                .map(|p| p.chars().count())
+                .max()
+                .unwrap_or(0),
             retrieve_words: n.retrieve_words.clone(),
             write_words: n.write_words.clone(),
             write_functions: lowercase(&n.write_functions),

@@ -703,14 +703,7 @@ fn first_line(text: &str) -> (usize, usize) {
 pub fn is_empty_output(text: &str, lex: &Lexicon) -> bool {
     let body = strip_headers(text).trim();
     // Only the head can match (the phrases are short): a long output is not lowercased whole.
-    let longest = lex
-        .empty
-        .iter()
-        .chain(&lex.empty_prefix)
-        .map(|p| p.chars().count())
-        .max()
-        .unwrap_or(0);
-    let head = match body.char_indices().nth(longest) {
+    let head = match body.char_indices().nth(lex.empty_head) {
         Some((k, _)) => &body[..k],
         None => body,
     };

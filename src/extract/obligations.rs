@@ -8,7 +8,7 @@
 
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
-use super::words::{offset_in, sentences, terms, tokens};
+use super::words::{offset_in, sentences, strip_prefix_ci, terms, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::json::{self, Doc};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
@@ -59,13 +59,13 @@ pub fn extract(
         call_words.writes |= turn.segments.iter().any(|s| s.text.text.contains("```"));
         // All the calls of the turn's API message, for which of the things an action names
         // they act on (its later calls can follow their siblings' results).
-        let rest_of_message: Vec<usize> = continuations(traj, i).collect();
+        let mut rest_of_message = continuations(traj, i).peekable();
         let whole_message;
-        let message_words = if rest_of_message.is_empty() {
+        let message_words = if rest_of_message.peek().is_none() {
             &call_words
         } else {
-            let mut words = CallWords::of(turn, calls.of_turn(i));
-            for &j in &rest_of_message {
+            let mut words = call_words.clone();
+            for j in rest_of_message {
                 words.add(&traj.turns[j], calls.of_turn(j));
             }
             whole_message = words;
@@ -606,20 +606,14 @@ pub struct ChunkWords {
 }
 
 /// The question of an action that asks what a result shows ("[try to] see if/whether X"): X.
-fn observed<'a>(text: &'a str) -> Option<&'a str> {
-    // (`get`: a prefix's length may fall inside a character of the text.)
-    let strip = |t: &'a str, p: &str| {
-        t.get(..p.len())
-            .filter(|h| h.eq_ignore_ascii_case(p))
-            .map(|_| &t[p.len()..])
-    };
+fn observed(text: &str) -> Option<&str> {
     let mut rest = text.trim_start();
     for skip in ["try to ", "and "] {
-        rest = strip(rest, skip).unwrap_or(rest);
+        rest = strip_prefix_ci(rest, skip).unwrap_or(rest);
     }
     ["see if ", "see whether "]
         .iter()
-        .find_map(|q| strip(rest, q))
+        .find_map(|q| strip_prefix_ci(rest, q))
 }
 
 /// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
@@ -636,16 +630,22 @@ fn object_part(text: &str) -> &str {
 
 impl ChunkWords {
     pub fn of(text: &str, lex: &Lexicon) -> ChunkWords {
-        let verb_families = |t: &str| {
+        // The verb: the first word that names a kind of action, and where it ends.
+        let verb = |t: &str| {
             tokens(t)
-                .map(|(_, w)| families_of(w, lex))
-                .find(|f| !f.is_empty())
+                .map(|(at, w)| (at + w.len(), families_of(w, lex)))
+                .find(|(_, f)| !f.is_empty())
         };
+        let own_verb = verb(text);
+        let conjuncts = own_verb
+            .as_ref()
+            .map_or_else(Vec::new, |&(end, _)| conjuncts(text, end, lex));
         // (A question that names no action of its own is looking: "see if we are correct".)
         let question = observed(text);
         let families = question
-            .and_then(verb_families)
-            .or_else(|| verb_families(text))
+            .and_then(verb)
+            .or(own_verb)
+            .map(|(_, f)| f)
             .unwrap_or_default();
         ChunkWords {
             terms: terms(text),
@@ -691,7 +691,7 @@ impl ChunkWords {
                             && !["ss", "us", "is"].iter().any(|x| w.ends_with(x))
                     })
             },
-            conjuncts: conjuncts(text, lex),
+            conjuncts,
             observes: question.is_some(),
             quantified: tokens(text).any(|(_, w)| {
                 ["all", "each", "every", "these", "those", "both"]
@@ -704,14 +704,9 @@ impl ChunkWords {
 
 /// The keys of each thing an action's object names, when it names several: "check the config
 /// files and priv directory", "update `jump_to_tool_use` and `recompute_and_push_sync`". Empty
-/// when the object names one thing. The object runs from after the verb to a purpose clause.
-fn conjuncts(text: &str, lex: &Lexicon) -> Vec<Vec<String>> {
-    let Some(verb_end) = tokens(text)
-        .find(|(_, w)| !families_of(w, lex).is_empty())
-        .map(|(at, w)| at + w.len())
-    else {
-        return Vec::new();
-    };
+/// when the object names one thing. The object runs from after the verb (ending at `verb_end`)
+/// to a purpose clause.
+fn conjuncts(text: &str, verb_end: usize, lex: &Lexicon) -> Vec<Vec<String>> {
     let object = object_part(text);
     let Some(object) = object.get(verb_end.min(object.len())..) else {
         return Vec::new();
@@ -829,6 +824,7 @@ pub(crate) fn call_families(call: &ToolCall, command: Option<&str>, lex: &Lexico
 }
 
 /// The words of a turn's calls, to tell narration from commitments.
+#[derive(Clone)]
 struct CallWords {
     terms: HashSet<String>,
     families: HashSet<String>,

@@ -11,7 +11,7 @@
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
-use super::words::{sentences, stem, tokens};
+use super::words::{sentences, stem, strip_prefix_ci, tokens};
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
@@ -531,9 +531,7 @@ fn find_in_turn(
             // Thanks is an interjection however long ("Thank you for your help. Everything
             // looks great."): what follows still opens the turn.
             let short = sentence.split_whitespace().count() <= 3
-                || sentence
-                    .get(..5)
-                    .is_some_and(|w| w.eq_ignore_ascii_case("thank"));
+                || strip_prefix_ci(sentence, "thank").is_some();
             let may_start = k == 0 || first_short;
             first_short = k == 0 && short;
             let hit = may_start

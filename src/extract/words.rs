@@ -98,6 +98,14 @@ pub fn offset_in(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
 }
 
+/// `text` after `prefix`, compared ignoring ASCII case. (`get`: the prefix's length may fall
+/// inside a character of the text.)
+pub fn strip_prefix_ci<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    text.get(..prefix.len())
+        .filter(|head| head.eq_ignore_ascii_case(prefix))
+        .map(|_| &text[prefix.len()..])
+}
+
 /// A crude stem: lowercase, without common suffixes, so "tests", "testing" and "tested" meet.
 pub fn stem(word: &str) -> String {
     let mut w = String::new();
