@@ -370,6 +370,24 @@ fn an_object_pronoun_before_a_destination_points_back() {
 }
 
 #[test]
+fn do_that_after_a_sentence_naming_an_action_stands_for_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "My user ID is ivan_rossi_8555, but I don't have my reservation ID."},
+        {"role": "assistant", "content": "No problem, I can retrieve your reservation details using your user ID. Let me do that for you."},
+        {"role": "assistant", "content": "Your reservation is 4NQLHD."},
+        {"role": "user", "content": "Great. Please do that."},
+        {"role": "assistant", "content": "Your fare is $120."},
+        {"role": "user", "content": "I am not happy with the fee. Could you look into it for me?"},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Pronoun]);
+    assert_eq!(
+        found,
+        [(3, "Please do that"), (5, "look into it")],
+        "{found:#?}"
+    );
+}
+
+#[test]
 fn a_quantified_condition_is_a_hypothetical() {
     let a = analyse(json!([
         {"role": "user", "content": "How long would the run take?"},

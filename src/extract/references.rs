@@ -553,9 +553,15 @@ fn find_in_turn(
                     } else {
                         ""
                     };
+                    // "I can retrieve your reservation details. Let me do that for you.": after
+                    // a first sentence that says something, "do that" stands for its action.
+                    let says_its_action = k == 1 && !may_start;
                     lex.pronoun_object
                         .first(sentence)
                         .filter(|&(ps, _)| !names_a_thing(&sentence[..ps]) && !names_code(earlier))
+                        .filter(|&(ps, _)| {
+                            !(says_its_action && strip_prefix_ci(&sentence[ps..], "do ").is_some())
+                        })
                         // The fact ends at the pronoun, not at the word the pattern saw after it
                         // ("find it and").
                         .map(|(ps, pe)| (ps, ps + through_pronoun(&sentence[ps..pe])))
