@@ -457,6 +457,17 @@ fn of_them_points_back_only_where_the_turn_has_not_named_them() {
 }
 
 #[test]
+fn a_number_is_a_value_not_a_pick_from_a_list() {
+    let a = analyse(json!([
+        {"role": "user", "content": "What does the server send?"},
+        {"role": "assistant", "content": "1. A random seed\n2. Sixteen fixed numbers\n3. The flag"},
+        {"role": "assistant", "content": "The binary prints the random number 4 sixteen times, then option 2 applies."},
+    ]));
+    let ordinals = turns_and_texts(&a, &[Subkind::Ordinal]);
+    assert_eq!(ordinals, [(2, "option 2")], "{ordinals:#?}");
+}
+
+#[test]
 fn retrieving_is_done_by_a_call_that_retrieves() {
     let a = analyse(json!([
         {"role": "user", "content": "My user ID is omar_davis_3817."},
