@@ -457,6 +457,26 @@ fn of_them_points_back_only_where_the_turn_has_not_named_them() {
 }
 
 #[test]
+fn run_this_file_points_at_the_file_an_earlier_turn_showed() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Get the flag from the server."},
+        {"role": "assistant", "content": "I'll create a new Python script. This script will connect to the server.",
+         "tool_calls": [bash("c1", "create retrieve.py")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "[File: /ctf/retrieve.py (7 lines total)]\n1:from pwn import *"},
+        {"role": "assistant", "content": "The script looks right. Let's run this file and see the result.",
+         "tool_calls": [bash("c2", "python retrieve.py")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "[0] Got random number: 4"},
+        {"role": "assistant", "content": "Let's open `decode.py` to see the decoder. Then I will edit this file.",
+         "tool_calls": [bash("c3", "open decode.py")]},
+    ]));
+    let found: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
+        .into_iter()
+        .map(|f| (f.turn, f.text.as_str(), f.antecedent.map(|l| l.turn)))
+        .collect();
+    assert_eq!(found, [(3, "this file", Some(2))], "{found:#?}");
+}
+
+#[test]
 fn a_number_is_a_value_not_a_pick_from_a_list() {
     let a = analyse(json!([
         {"role": "user", "content": "What does the server send?"},

@@ -134,6 +134,8 @@ struct ReferenceLists {
     #[serde(default)]
     record_nouns: Vec<String>,
     #[serde(default)]
+    file_nouns: Vec<String>,
+    #[serde(default)]
     expletive_it: Vec<String>,
     #[serde(default)]
     pronoun_start: Vec<String>,
@@ -322,6 +324,9 @@ pub struct Lexicon {
     /// Things an identifier names ("task", "reservation", "order"): "this task" before a call
     /// on an id an earlier turn showed is that thing.
     pub record_nouns: HashSet<String>,
+    /// Things a call acts on that exist before it ("file", "script"): "let's run this file"
+    /// points at the turn that showed it, not at the turn's own work.
+    pub file_nouns: HashSet<String>,
     pub expletive_it: Patterns,
     pub pronoun_start: Patterns,
     pub pronoun_object: Patterns,
@@ -536,6 +541,7 @@ impl Lexicon {
                 .map(|w| w.to_lowercase())
                 .collect(),
             record_nouns: r.record_nouns.iter().map(|w| w.to_lowercase()).collect(),
+            file_nouns: r.file_nouns.iter().map(|w| w.to_lowercase()).collect(),
             ordinal_words: r.ordinal_words.clone(),
         };
         Ok(lex)
@@ -597,6 +603,7 @@ fn merge(into: &mut File, f: File) {
     r.stand_in_nouns.extend(f.reference.stand_in_nouns);
     r.said_or_done_nouns.extend(f.reference.said_or_done_nouns);
     r.record_nouns.extend(f.reference.record_nouns);
+    r.file_nouns.extend(f.reference.file_nouns);
     r.expletive_it.extend(f.reference.expletive_it);
     r.pronoun_start.extend(f.reference.pronoun_start);
     r.pronoun_object.extend(f.reference.pronoun_object);

@@ -411,10 +411,21 @@ fn find_in_turn(
                 // ("Tests pass. Let me close this task and commit." with `bd close X`: the
                 // call acts on a thing an earlier turn showed, and "this task" is that thing,
                 // not the turn's own work as "this change" or "this command" would be.)
-                let thing = lex.record_nouns.contains(&noun.to_lowercase());
+                let lower = noun.to_lowercase();
+                let thing = lex.record_nouns.contains(&lower);
                 if let Some(defining) = thing.then(|| acted_on_earlier(turn, vis, lex)).flatten() {
                     let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
                     bind(&mut f, traj, Some(defining), &vis.nearby());
+                    claimed.push(Span::new(s, e));
+                    facts.push(f);
+                } else if lex.file_nouns.contains(&lower)
+                    && !names_code(&t[..s])
+                    && !t[..s].contains("```")
+                    && !tokens(&t[..s]).any(|(_, w)| stem(w) == stem(noun))
+                {
+                    let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
+                    let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
+                    bind(&mut f, traj, ante, &vis.nearby());
                     claimed.push(Span::new(s, e));
                     facts.push(f);
                 }
