@@ -388,6 +388,41 @@ fn do_that_after_a_sentence_naming_an_action_stands_for_it() {
 }
 
 #[test]
+fn a_courtesy_promise_owes_nothing_but_a_named_action_is_owed() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to cancel my trip."},
+        {"role": "assistant", "content": "Please send your user ID, and I'll do my best to assist you!"},
+        {"role": "assistant", "content": "Please send the reservation ID, and we'll proceed from there."},
+        {"role": "assistant", "content": "Please confirm, and I'll proceed with the cancellation."},
+        {"role": "assistant", "content": "Please confirm, and I'll assist you further!"},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    assert_eq!(
+        owed,
+        [(3, "I'll proceed with the cancellation.")],
+        "{owed:#?}"
+    );
+}
+
+#[test]
+fn a_modal_after_what_it_waits_for_announces_the_next_step() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which albums did she publish between 2000 and 2009?"},
+        {"role": "assistant", "content": "Searching Wikipedia first. Once we have the relevant information, we can verify it for accuracy."},
+        {"role": "assistant", "content": "We can verify it for accuracy if needed."},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    assert_eq!(
+        owed,
+        [(
+            1,
+            "Once we have the relevant information, we can verify it for accuracy."
+        )],
+        "{owed:#?}"
+    );
+}
+
+#[test]
 fn a_quantified_condition_is_a_hypothetical() {
     let a = analyse(json!([
         {"role": "user", "content": "How long would the run take?"},

@@ -76,6 +76,10 @@ struct ObligationLists {
     #[serde(default)]
     not_commitment: Vec<String>,
     #[serde(default)]
+    ability: Vec<String>,
+    #[serde(default)]
+    deferred_modal: Vec<String>,
+    #[serde(default)]
     immediate: Vec<String>,
     #[serde(default)]
     done: Vec<String>,
@@ -91,6 +95,8 @@ struct ObligationLists {
     imperative_verbs: Vec<String>,
     #[serde(default)]
     prospective_words: Vec<String>,
+    #[serde(default)]
+    vague_words: Vec<String>,
     #[serde(default)]
     question_words: Vec<String>,
     #[serde(default)]
@@ -292,6 +298,10 @@ pub struct Lexicon {
     pub commitment: Patterns,
     pub deferred: Patterns,
     pub not_commitment: Patterns,
+    /// "I can", "we could": an ability or an offer, not a commitment ...
+    pub ability: Patterns,
+    /// ... except after what it waits for: "Once we have the information, we can verify it".
+    pub deferred_modal: Patterns,
     pub immediate: Patterns,
     pub done: Patterns,
     pub dropped: Patterns,
@@ -304,6 +314,9 @@ pub struct Lexicon {
     pub imperative_verbs: Vec<String>,
     /// Words by which a sentence looks ahead or asks (as written: "May 26" is a date).
     pub prospective_words: HashSet<String>,
+    /// Words that name no action of their own ("assist", "proceed", "further"): a promise of
+    /// these alone owes nothing ("I'll do my best to assist you!"), lowercase.
+    pub vague_words: HashSet<String>,
     /// Words by which an object asks one question ("check if there are tests"), lowercase.
     pub question_words: HashSet<String>,
     /// A shell command that starts work on a tracked item, and one that finishes it.
@@ -432,7 +445,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 26] = [
+        let lists: [(&[String], &str); 28] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -444,6 +457,8 @@ impl Lexicon {
             (&o.commitment, "obligation.commitment"),
             (&o.deferred, "obligation.deferred"),
             (&o.not_commitment, "obligation.not_commitment"),
+            (&o.ability, "obligation.ability"),
+            (&o.deferred_modal, "obligation.deferred_modal"),
             (&o.immediate, "obligation.immediate"),
             (&o.done, "obligation.done"),
             (&o.dropped, "obligation.dropped"),
@@ -494,6 +509,8 @@ impl Lexicon {
             commitment: next()?,
             deferred: next()?,
             not_commitment: next()?,
+            ability: next()?,
+            deferred_modal: next()?,
             immediate: next()?,
             done: next()?,
             dropped: next()?,
@@ -529,6 +546,7 @@ impl Lexicon {
             quiet_subcommands: n.quiet_subcommands.clone(),
             imperative_verbs: o.imperative_verbs.clone(),
             prospective_words: o.prospective_words.iter().cloned().collect(),
+            vague_words: o.vague_words.iter().map(|w| w.to_lowercase()).collect(),
             question_words: o.question_words.iter().map(|w| w.to_lowercase()).collect(),
             synonyms,
             nouns: r.nouns.clone(),
@@ -574,6 +592,8 @@ fn merge(into: &mut File, f: File) {
     o.commitment.extend(f.obligation.commitment);
     o.deferred.extend(f.obligation.deferred);
     o.not_commitment.extend(f.obligation.not_commitment);
+    o.ability.extend(f.obligation.ability);
+    o.deferred_modal.extend(f.obligation.deferred_modal);
     o.immediate.extend(f.obligation.immediate);
     o.done.extend(f.obligation.done);
     o.dropped.extend(f.obligation.dropped);
@@ -582,6 +602,7 @@ fn merge(into: &mut File, f: File) {
     o.first_step.extend(f.obligation.first_step);
     o.imperative_verbs.extend(f.obligation.imperative_verbs);
     o.prospective_words.extend(f.obligation.prospective_words);
+    o.vague_words.extend(f.obligation.vague_words);
     o.question_words.extend(f.obligation.question_words);
     o.tracker_open.extend(f.obligation.tracker_open);
     o.tracker_close.extend(f.obligation.tracker_close);

@@ -8,7 +8,7 @@
 
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
-use super::words::{offset_in, sentences, strip_prefix_ci, terms, tokens};
+use super::words::{is_stopword, offset_in, sentences, strip_prefix_ci, terms, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::json::{self, Doc};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
@@ -110,6 +110,7 @@ pub fn extract(
                     (start, end)
                 };
                 let mut cues = lex.commitment.find_all(sentence);
+                cues.extend(lex.deferred_modal.find_all(sentence));
                 cues.sort_unstable();
                 let any_commitment = !cues.is_empty();
                 // Each commitment cue that its own clause does not exclude opens a commitment
@@ -120,7 +121,10 @@ pub fn extract(
                     .into_iter()
                     .filter(|&(cs, ce)| {
                         let (a, b) = clause_of(cs, ce);
-                        !lex.not_commitment.is_match(&sentence[a..b])
+                        let clause = &sentence[a..b];
+                        let waits = lex.deferred_modal.is_match(clause);
+                        !lex.not_commitment.is_match(clause)
+                            && (waits || !lex.ability.is_match(clause))
                     })
                     .collect();
                 let mut commitments: Vec<Commitment> = Vec::new();
@@ -145,7 +149,10 @@ pub fn extract(
                         let short = sentence.split_whitespace().count() < 3;
                         (!code && !short && (prefixed || !turn.calls.is_empty())).then_some(end)
                     });
-                    if imperative.is_some() && !lex.not_commitment.is_match(sentence) {
+                    if imperative.is_some()
+                        && !lex.not_commitment.is_match(sentence)
+                        && !lex.ability.is_match(sentence)
+                    {
                         commitments.push(Commitment {
                             from: 0,
                             action: 0,
@@ -196,6 +203,9 @@ pub fn extract(
                         .all(|k| k.terms.is_empty() && k.families.is_empty())
                     {
                         continue; // "I'll do that." with nothing to owe by name: references handle it
+                    }
+                    if pieces.iter().all(|p| vague(p, lex)) {
+                        continue; // "I'll do my best to assist you!"
                     }
                     // "Let me write up a summary." followed by the summary: the turn's own
                     // words deliver it.
@@ -628,6 +638,21 @@ fn object_part(text: &str) -> &str {
         .map_or(text, |k| &text[..k])
 }
 
+/// Whether a piece of a promise names no action: its words are vague ("assist", "proceed",
+/// "further") or stop words that name no kind of action, and one is vague.
+fn vague(piece: &str, lex: &Lexicon) -> bool {
+    let mut any = false;
+    tokens(piece).all(|(_, w)| {
+        let w = w.to_lowercase();
+        if lex.vague_words.contains(&w) {
+            any = true;
+            true
+        } else {
+            is_stopword(&w) && families_of(&w, lex).is_empty()
+        }
+    }) && any
+}
+
 impl ChunkWords {
     pub fn of(text: &str, lex: &Lexicon) -> ChunkWords {
         // The verb: the first word that names a kind of action, and where it ends.
@@ -778,7 +803,7 @@ fn name_keys(text: &str) -> Vec<String> {
     let mut keys = Vec::new();
     for (_, w) in tokens(text) {
         let lw = w.to_lowercase();
-        if lw.len() < 3 || super::words::is_stopword(&lw) {
+        if lw.len() < 3 || is_stopword(&lw) {
             continue;
         }
         let camel = w.chars().skip(1).any(char::is_uppercase) && w.chars().any(char::is_lowercase);
