@@ -512,6 +512,23 @@ fn run_this_file_points_at_the_file_an_earlier_turn_showed() {
 }
 
 #[test]
+fn a_hashed_order_id_in_a_list_item_that_acts_on_it_points_back() {
+    let lookup = call("c1", "get_order_details", json!({"order_id": "#W5490111"}));
+    let a = analyse(json!([
+        {"role": "user", "content": "Return my keyboard and refund it to PayPal."},
+        {"role": "assistant", "content": "", "tool_calls": [lookup]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"order_id\": \"#W5490111\", \"items\": [\"keyboard\"], \"status\": \"delivered\"}"},
+        {"role": "assistant", "content": "To proceed with the return, I will request the following:\n\n- **Order #W5490111** will be refunded to your PayPal account.\n\nPlease confirm."},
+        {"role": "assistant", "content": "Here are your orders:\n\n1. **Order #W5490111 & #W7387996**\n   - Items: keyboard, mouse\n   - Status: delivered"},
+    ]));
+    let ids: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Identifier])
+        .into_iter()
+        .map(|f| (f.turn, f.text.as_str(), f.antecedent.map(|l| l.turn)))
+        .collect();
+    assert_eq!(ids, [(3, "W5490111", Some(2))], "{ids:#?}");
+}
+
+#[test]
 fn a_number_is_a_value_not_a_pick_from_a_list() {
     let a = analyse(json!([
         {"role": "user", "content": "What does the server send?"},

@@ -882,11 +882,15 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
             && w[7] == b'-'
             && w[8..].iter().all(u8::is_ascii_digit)
     });
-    // (A bold id in a sentence, "Reservation **XEHM4B** cannot be canceled", heads no record.)
-    let heads_its_line = after_trim.trim_end_matches(['*', ':', ' ']).is_empty();
+    // (A bold id in a sentence, "Reservation **XEHM4B** cannot be canceled", heads no record,
+    // nor does one a list item acts on: "- **Order #W5490111** will be refunded to PayPal".
+    // "1. **Flight HAT136 & HAT039**" heads one with the id beside it.)
+    let heads_its_line = !after
+        .split_whitespace()
+        .any(|w| w.bytes().any(|b| b.is_ascii_lowercase()));
     if next_line_field || listing && heads_its_line {
         Restated::Record
-    } else if listing || detail || dated {
+    } else if detail || dated {
         Restated::Particulars
     } else {
         Restated::No
@@ -971,11 +975,13 @@ pub fn identifiers(t: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
         .into_iter()
         .filter_map(|(s, e)| {
             let w = &t[s..e];
-            // "Job 4411", "Gift Card 6276644": a keyword names a number; the number is the id.
+            // "Job 4411", "Gift Card 6276644", "#4411": a keyword or a hash names a number; the
+            // number is the id. ("#W5490111", a retail order, is an id with a letter.)
             if let Some(k) = w.rfind(|c: char| c.is_whitespace() || c == ':' || c == '#') {
-                let digits = &w[k + 1..];
-                return (digits.len() >= 3 && digits.bytes().all(|b| b.is_ascii_digit()))
-                    .then_some((s + k + 1, e));
+                let rest = &w[k + 1..];
+                let number = rest.len() >= 3 && rest.bytes().all(|b| b.is_ascii_digit());
+                let hashed = k == 0 && rest.bytes().any(|b| b.is_ascii_alphabetic());
+                return (number || hashed).then_some((s + k + 1, e));
             }
             let has_digit = w.bytes().any(|b| b.is_ascii_digit());
             let has_alpha = w.bytes().any(|b| b.is_ascii_alphabetic());
