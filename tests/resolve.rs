@@ -1867,6 +1867,23 @@ fn an_interrupt_after_a_command_s_result_is_leaving_and_one_instead_of_it_is_a_f
 }
 
 #[test]
+fn a_run_cut_short_by_the_interrupt_and_a_declined_edit_are_failures() {
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### run the io tests  \n\nRun them with:\n\n```bash\npython -m unittest tests/basic/test_io.py\n```\n\n> python -m unittest tests/basic/test_io.py  \n> Run shell command? [Y/n] y  \n> Running python -m unittest tests/basic/test_io.py  \n>  \n>  \n> ^C again to exit  \n>  \n>  \n> ^C KeyboardInterrupt  \n\n#### add a helper  \n\npython\n```python\n<<<<<<< SEARCH\n=======\ndef helper(): pass\n>>>>>>> REPLACE\n```\n\n> python  \n> Create new file? [Y/n] n  \n> Skipping edits to python  \n";
+    let report = process("chat.md", log.as_bytes());
+    let failed: Vec<&str> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Error)
+        .map(|f| f.text.as_str())
+        .collect();
+    assert_eq!(
+        failed,
+        ["^C KeyboardInterrupt", "Skipping edits to python"],
+        "{failed:#?}"
+    );
+}
+
+#[test]
 fn a_linter_s_findings_are_a_failure_and_a_grep_s_matches_are_not() {
     let a = analyse(json!([
         {"role": "user", "content": "Check the types."},

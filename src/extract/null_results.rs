@@ -34,10 +34,15 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             .collect();
         // The user's interrupt after a command printed its result ends the session; it is not
         // the command failing (see `before_interrupt`).
-        if outputs
+        // (Unless what came before is only the announcement of the run the interrupt cut
+        // short: "Running python -m unittest …", then "^C KeyboardInterrupt".)
+        let last_said = outputs
             .iter()
-            .any(|t| !before_interrupt(&t.text).trim().is_empty())
-        {
+            .rev()
+            .map(|t| before_interrupt(&t.text).trim())
+            .find(|t| !t.is_empty());
+        let announced_run = |t: &str| t.starts_with("Running ") && !t.contains('\n');
+        if last_said.is_some_and(|t| !announced_run(t)) {
             while outputs.last().is_some_and(|t| only_interrupt(&t.text)) {
                 outputs.pop();
             }
@@ -913,6 +918,21 @@ mod tests {
                 "Fubo content is currently not available in your location."
             )),
             Some(Subkind::Error)
+        );
+    }
+
+    #[test]
+    fn the_browser_s_own_error_page_is_an_error() {
+        let page = "Here is a screenshot of [www.marianos.com](chrome-error://chromewebdata/). The viewport shows 100% of the webpage.\n\nThis site can\u{2019}t be reached\n\nCheck if there is a typo in www.marianos.com.\n\nDNS_PROBE_FINISHED_NXDOMAIN";
+        assert_eq!(verdict(page), Some(Subkind::Error));
+        assert_eq!(
+            verdict("This site can't be reached: net::ERR_CONNECTION_REFUSED"),
+            Some(Subkind::Error)
+        );
+        // An error code named in prose that reads a page about DNS is not the page failing.
+        assert_eq!(
+            verdict("The dns_probe module logs each lookup it finishes."),
+            None
         );
     }
 
