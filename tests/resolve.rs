@@ -423,6 +423,25 @@ fn a_modal_after_what_it_waits_for_announces_the_next_step() {
 }
 
 #[test]
+fn verifying_step_by_step_in_words_is_done_in_the_same_words() {
+    let steps = "1. The daily ticket costs $22 for adults and $12 for children. ".repeat(8);
+    let a = analyse(json!([
+        {"role": "user", "content": "Is the annual pass cheaper than four daily visits?"},
+        {"role": "assistant", "content": format!("I will now verify the calculations step-by-step to ensure accuracy.\n\n{steps}")},
+        {"role": "assistant", "content": format!("We need to verify the specific prices for the 2024 season pass.\n\n{steps}")},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    assert_eq!(
+        owed,
+        [(
+            2,
+            "We need to verify the specific prices for the 2024 season pass."
+        )],
+        "{owed:#?}"
+    );
+}
+
+#[test]
 fn a_quantified_condition_is_a_hypothetical() {
     let a = analyse(json!([
         {"role": "user", "content": "How long would the run take?"},

@@ -215,6 +215,35 @@ pub fn extract(
                     {
                         continue;
                     }
+                    // "I will now verify the comparison results step-by-step." followed by the
+                    // verification in a turn that calls nothing: checking in words is done in
+                    // words.
+                    // ("we need to check the class schedules" or "verify the specific prices"
+                    // needs a look elsewhere: only verifying what is at hand, step by step or
+                    // for its accuracy, is meant.)
+                    let lower = sentence.to_ascii_lowercase();
+                    let in_words = ["step by step", "step-by-step", "accuracy", "correctness"]
+                        .iter()
+                        .any(|m| lower.contains(m));
+                    let verifies = |p: &&str| {
+                        tokens(p).any(|(_, w)| {
+                            ["verify", "validate"]
+                                .iter()
+                                .any(|v| w.eq_ignore_ascii_case(v))
+                        })
+                    };
+                    if turn.calls.is_empty()
+                        && in_words
+                        && deferred_from.is_none()
+                        && pieces.iter().any(verifies)
+                        && pieces
+                            .iter()
+                            .zip(&c.chunks)
+                            .all(|(p, k)| verifies(p) || k.terms.is_empty())
+                        && text.text[s.end..].trim().len() >= DELIVERED
+                    {
+                        continue;
+                    }
                     // What a sentence introduces ("Let me fix the parser:") is what the turn
                     // goes on to show: its calls must still do it.
                     let deferred_all = deferred_from == Some(0) && !c.only_then;
