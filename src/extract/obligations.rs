@@ -215,31 +215,11 @@ pub fn extract(
                     {
                         continue;
                     }
-                    // "I will now verify the comparison results step-by-step." followed by the
-                    // verification in a turn that calls nothing: checking in words is done in
-                    // words.
-                    // ("we need to check the class schedules" or "verify the specific prices"
-                    // needs a look elsewhere: only verifying what is at hand, step by step or
-                    // for its accuracy, is meant.)
-                    let lower = sentence.to_ascii_lowercase();
-                    let in_words = ["step by step", "step-by-step", "accuracy", "correctness"]
-                        .iter()
-                        .any(|m| lower.contains(m));
-                    let verifies = |p: &&str| {
-                        tokens(p).any(|(_, w)| {
-                            ["verify", "validate"]
-                                .iter()
-                                .any(|v| w.eq_ignore_ascii_case(v))
-                        })
-                    };
+                    // "I will now verify the calculations step-by-step." over the verification,
+                    // in a turn that calls nothing: checking in words is done in words.
                     if turn.calls.is_empty()
-                        && in_words
                         && deferred_from.is_none()
-                        && pieces.iter().any(verifies)
-                        && pieces
-                            .iter()
-                            .zip(&c.chunks)
-                            .all(|(p, k)| verifies(p) || k.terms.is_empty())
+                        && verifies_in_words(sentence, &pieces, &c.chunks)
                         && text.text[s.end..].trim().len() >= DELIVERED
                     {
                         continue;
@@ -665,6 +645,23 @@ fn object_part(text: &str) -> &str {
         .filter_map(|m| text[after_verb..].find(m).map(|k| after_verb + k))
         .min()
         .map_or(text, |k| &text[..k])
+}
+
+/// Whether a promise is to verify what is at hand, step by step or for its accuracy ("I will
+/// now verify the calculations step-by-step"), and nothing else. ("We need to check the class
+/// schedules" or "verify the specific prices" needs a look elsewhere.)
+fn verifies_in_words(sentence: &str, pieces: &[&str], chunks: &[ChunkWords]) -> bool {
+    const IN_WORDS: [&str; 4] = ["step by step", "step-by-step", "accuracy", "correctness"];
+    const VERIFY: [&str; 2] = ["verify", "validate"];
+    let lower = sentence.to_ascii_lowercase();
+    let verifies =
+        |p: &&str| tokens(p).any(|(_, w)| VERIFY.iter().any(|v| w.eq_ignore_ascii_case(v)));
+    IN_WORDS.iter().any(|m| lower.contains(m))
+        && pieces.iter().any(verifies)
+        && pieces
+            .iter()
+            .zip(chunks)
+            .all(|(p, k)| verifies(p) || k.terms.is_empty())
 }
 
 /// Whether a piece of a promise names no action: its words are vague ("assist", "proceed",
