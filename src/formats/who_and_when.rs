@@ -81,10 +81,17 @@ fn step_turn(d: &Doc, item: &Value, first: bool, traj: &Trajectory) -> Turn {
     let label = name.clone().or_else(|| role.clone());
     // Magentic-One's WebSurfer and FileSurfer report what their tools saw: observations of
     // the environment, answering the orchestrator's instruction to them.
-    let terminal = [&name, &role]
-        .into_iter()
-        .flatten()
-        .any(|s| is_terminal(s) || is_surfer(s));
+    // So does the runtime when it crashes, even inside an orchestrator record: "Next speaker
+    // Assistant\nError processing publish message\nTraceback …" is its report, not the
+    // orchestrator's words.
+    let crashed = d
+        .get(item, "content")
+        .is_some_and(|c| d.raw(c).contains(RUNTIME_CRASH));
+    let terminal = crashed
+        || [&name, &role]
+            .into_iter()
+            .flatten()
+            .any(|s| is_terminal(s) || is_surfer(s));
     let role_s = role.as_deref().unwrap_or("");
     let turn_role = if terminal {
         Role::Tool
@@ -141,6 +148,9 @@ fn step_turn(d: &Doc, item: &Value, first: bool, traj: &Trajectory) -> Turn {
     }
     t
 }
+
+/// The line the Magentic-One runtime logs before the traceback of an agent that crashed.
+const RUNTIME_CRASH: &str = "Error processing publish message";
 
 fn is_surfer(label: &str) -> bool {
     let norm: String = label
@@ -333,6 +343,32 @@ mod tests {
         assert!(t.turns[1].calls.is_empty());
         let r = t.turns[4].result.as_ref().unwrap();
         assert_eq!((r.exit_code, r.call), (Some(0), None));
+    }
+
+    #[test]
+    fn the_runtime_s_crash_in_an_orchestrator_record_is_its_report() {
+        let src = r#"{"history": [
+  {"content": "What year?", "role": "human"},
+  {"content": "Assistant, please verify the years.", "role": "Orchestrator (thought)"},
+  {"content": "Next speaker Assistant\nError processing publish message\nTraceback (most recent call last):\n  File \"runtime.py\", line 410\nopenai.BadRequestError: Error code: 400", "role": "Orchestrator (thought)"}
+ ], "question": "q", "question_ID": 7}"#;
+        let out = read_str(src);
+        let t = &out.trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        use Role::*;
+        assert_eq!(roles, [User, Assistant, Tool]);
+        let lex = crate::extract::lexicon::Lexicon::builtin();
+        let facts = crate::analysis::analyze(t, src.as_bytes(), &lex).facts;
+        let errors: Vec<(usize, &str)> = facts
+            .iter()
+            .filter(|f| f.subkind == crate::extract::Subkind::Error)
+            .map(|f| (f.turn, f.text.as_str()))
+            .collect();
+        assert_eq!(
+            errors,
+            [(2, "openai.BadRequestError: Error code: 400")],
+            "{errors:#?}"
+        );
     }
 
     #[test]
