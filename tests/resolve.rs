@@ -548,6 +548,23 @@ fn a_hashed_order_id_in_a_list_item_that_acts_on_it_points_back() {
 }
 
 #[test]
+fn a_retail_noun_after_a_demonstrative_points_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "My email is mei.kovacs8232@example.com."},
+        {"role": "assistant", "content": "I'm sorry, I couldn't find a user with that email address. Could you give your name and zip code?"},
+        {"role": "user", "content": "Sure, Mei Kovacs, 28236. I want to swap the hose for a blue one."},
+        {"role": "assistant", "content": "The blue hose is in stock; swapping it costs $4. Shall I go ahead?"},
+        {"role": "user", "content": "Yes. Let's proceed with that exchange."},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(
+        found,
+        [(1, "that email address"), (4, "that exchange")],
+        "{found:#?}"
+    );
+}
+
+#[test]
 fn a_number_is_a_value_not_a_pick_from_a_list() {
     let a = analyse(json!([
         {"role": "user", "content": "What does the server send?"},
