@@ -796,6 +796,25 @@ fn nulls(a: &Annotated) -> Vec<&Fact> {
 }
 
 #[test]
+fn a_trouble_named_right_after_a_failure_records_it() {
+    // tau-bench's few-shot logs record neither the call's name nor its arguments: the failure's
+    // own words are all there is to go on.
+    let episode = json!({"messages_display": "user: The order ID is 9502126.\nassistant: None\ntool: Error: order not found\nassistant: It seems there was an issue locating the order with the ID you provided. Could you double-check it?\nuser: Try W9502127.\nassistant: None\ntool: Error: order not found\nassistant: Thanks. Which items do you want to return?"});
+    let report = process("retail-few_shot.jsonl", format!("{episode}\n").as_bytes());
+    let found: Vec<(usize, Status)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::NotFound)
+        .map(|f| (f.turn, f.status))
+        .collect();
+    assert_eq!(
+        found,
+        [(2, Status::Incorporated), (6, Status::Unincorporated)],
+        "{found:#?}"
+    );
+}
+
+#[test]
 fn a_word_only_the_failing_sibling_shows_does_not_record_the_cancelled_call() {
     let a = analyse(json!([
         {"role": "user", "content": "Add a changelog entry."},
