@@ -565,6 +565,24 @@ fn a_retail_noun_after_a_demonstrative_points_back() {
 }
 
 #[test]
+fn telling_a_user_their_user_id_restates_what_it_denotes() {
+    let find = call(
+        "c1",
+        "find_user_id_by_name_zip",
+        json!({"first_name": "James", "zip": "94110"}),
+    );
+    let a = analyse(json!([
+        {"role": "user", "content": "I'm James Kim, zip 94110."},
+        {"role": "assistant", "content": "", "tool_calls": [find]},
+        {"role": "tool", "tool_call_id": "c1", "content": "james_kim_7213"},
+        {"role": "assistant", "content": "Thank you, James. Your user ID is verified as james_kim_7213. Which order is it?"},
+        {"role": "user", "content": "Please check the orders of james_kim_7213."},
+    ]));
+    let ids = turns_and_texts(&a, &[Subkind::Identifier]);
+    assert_eq!(ids, [(4, "james_kim_7213")], "{ids:#?}");
+}
+
+#[test]
 fn a_number_is_a_value_not_a_pick_from_a_list() {
     let a = analyse(json!([
         {"role": "user", "content": "What does the server send?"},

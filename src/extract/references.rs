@@ -831,7 +831,14 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
                     && w.bytes().any(|b| b.is_ascii_uppercase())
             })
     });
-    let detail = after_trim.starts_with(['(', ':', '-', '\u{2013}'])
+    // "Your user ID is verified as james_kim_7213": a user's id denotes the user spoken to.
+    let yours = {
+        let b = before.trim_end().to_ascii_lowercase();
+        let b = b.strip_suffix("verified as").unwrap_or(&b).trim_end();
+        b.ends_with("your user id is") || b.ends_with("your user id:")
+    };
+    let detail = yours
+        || after_trim.starts_with(['(', ':', '-', '\u{2013}'])
         || after_trim.starts_with(',') && !next_in_list
         || [
             "is a ",
