@@ -116,6 +116,18 @@ pub fn stem(word: &str) -> String {
 /// `stem`, written into `w` (cleared first): callers stemming many words reuse one buffer.
 fn stem_into(word: &str, w: &mut String) {
     lowercase_into(word, w);
+    cut_suffixes(w);
+}
+
+/// The stem of `lower`, a word already lowercase, written into `w` (cleared first).
+fn stem_lowercase_into(lower: &str, w: &mut String) {
+    w.clear();
+    w.push_str(lower);
+    cut_suffixes(w);
+}
+
+/// Strips a lowercase word's common suffixes in place.
+fn cut_suffixes(w: &mut String) {
     let cut = |w: &mut String, n: usize| w.truncate(w.len() - n);
     if !w.is_ascii() || w.len() <= 3 {
         return;
@@ -207,7 +219,7 @@ pub fn terms(text: &str) -> Vec<String> {
         if is_stopword(&lw) {
             continue;
         }
-        stem_into(&lw, &mut s);
+        stem_lowercase_into(&lw, &mut s);
         let new = if out.len() < SCAN {
             !out.contains(&s)
         } else {
@@ -243,7 +255,7 @@ pub fn call_terms(name: &str, args: &str) -> HashSet<String> {
     let (mut lw, mut s) = (String::new(), String::new());
     let mut add = |word: &str, s: &mut String| {
         if word.len() >= 3 && !is_stopword(word) {
-            stem_into(word, s);
+            stem_lowercase_into(word, s);
             if !out.contains(s.as_str()) {
                 out.insert(s.clone());
             }
