@@ -6,6 +6,7 @@
 use super::lexicon::Lexicon;
 use super::null_results::{shell_command, CallKind};
 use super::obligations::call_families;
+use super::references::identifiers;
 use super::words::call_terms;
 use crate::model::{ToolCall, Trajectory};
 use rayon::prelude::*;
@@ -22,6 +23,8 @@ pub struct CallInfo {
     pub families: Vec<String>,
     /// The stemmed words of its name and arguments.
     pub terms: HashSet<String>,
+    /// The opaque identifiers in its arguments, as byte ranges of them (`bd close spotter-4te.3`).
+    pub ids: Vec<(usize, usize)>,
 }
 
 impl CallInfo {
@@ -31,6 +34,7 @@ impl CallInfo {
             kind: CallKind::of_command(Some(call), command.as_deref(), lex),
             families: call_families(call, command.as_deref(), lex),
             terms: call_terms(&call.name, &call.arguments),
+            ids: identifiers(&call.arguments, lex),
             command,
         }
     }

@@ -15,6 +15,7 @@ use super::words::{sentences, stem, strip_prefix_ci, tokens};
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
+use crate::text::Text;
 // Words and ids are hashed once per token of every turn: a fast hash.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -168,12 +169,22 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             continue;
         }
         let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
+        // The identifiers of each segment: what this turn refers back to, and what later turns
+        // can refer back to.
+        let ids: Vec<Vec<(usize, usize)>> = if turn.role == Role::Event {
+            Vec::new()
+        } else {
+            turn.segments
+                .iter()
+                .map(|s| identifiers(&s.text.text, lex))
+                .collect()
+        };
         if dialogue && vis.seen_dialogue {
-            find_in_turn(i, turn, traj, lex, calls.of_turn(i), &vis, facts);
+            find_in_turn(i, turn, &ids, traj, lex, calls.of_turn(i), &vis, facts);
         } else if dialogue {
             before_the_log(i, turn, lex, facts);
         }
-        remember(i, turn, lex, calls, &nouns, &mut vis);
+        remember(i, turn, &ids, calls, &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -232,26 +243,67 @@ fn bind(f: &mut Fact, traj: &Trajectory, antecedent: Option<usize>, others: &[Op
     }
 }
 
+/// The references of one turn as they are found. Each claims its words, so that no later
+/// pattern reads them again.
+struct Found<'a> {
+    turn: usize,
+    traj: &'a Trajectory,
+    claimed: Vec<Span>,
+    facts: &'a mut Vec<Fact>,
+}
+
+impl Found<'_> {
+    /// Whether a reference already found holds the byte at `at`.
+    fn claims(&self, at: usize) -> bool {
+        self.claimed.iter().any(|c| c.start <= at && at < c.end)
+    }
+
+    /// Records the reference at `text[s..e]`, bound as `bind` says.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        subkind: Subkind,
+        text: &Text,
+        s: usize,
+        e: usize,
+        antecedent: Option<usize>,
+        others: &[Option<usize>],
+    ) {
+        let mut f = fact_at(subkind, self.turn, text, s, e);
+        bind(&mut f, self.traj, antecedent, others);
+        self.claimed.push(Span::new(s, e));
+        self.facts.push(f);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn find_in_turn(
     i: usize,
     turn: &Turn,
+    seg_ids: &[Vec<(usize, usize)>],
     traj: &Trajectory,
     lex: &Lexicon,
     infos: &[CallInfo],
     vis: &Visible,
     facts: &mut Vec<Fact>,
 ) {
-    let mut claimed: Vec<Span> = Vec::new();
+    let mut found = Found {
+        turn: i,
+        traj,
+        claimed: Vec::new(),
+        facts,
+    };
     let shows_work = !turn.calls.is_empty();
     // Whether the text so far left a fenced code block open: a reader may cut one block of
     // code into several segments (Aider's edit blocks), the later ones starting inside it.
     let mut in_fence = false;
     // Ids whose record this turn has given: a later mention in the turn points at that.
     let mut restated_here: Vec<&str> = Vec::new();
-    for (seg_index, seg) in turn
+    for (seg_index, (seg, ids)) in turn
         .segments
         .iter()
-        .filter(|s| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
+        .zip(seg_ids)
+        .filter(|(s, _)| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
         .enumerate()
     {
         let text = &seg.text;
@@ -297,7 +349,7 @@ fn find_in_turn(
         ords.extend(lex.ordinal_phrases.find_all(t));
         ords.sort();
         for (s, e) in ords {
-            if list_before(s) || claimed.iter().any(|c| c.start <= s && s < c.end) {
+            if list_before(s) || found.claims(s) {
                 continue;
             }
             // "the first few rows", "the first 10 lines": a quantity, not a pick from a list.
@@ -344,7 +396,6 @@ fn find_in_turn(
             if ordinal_word.eq_ignore_ascii_case("last") && dated_not_pointed(phrase, lex) {
                 continue;
             }
-            let mut f = fact_at(Subkind::Ordinal, i, text, s, e);
             // What the ordinal counts may be calls: "the second edit", "the file you grepped".
             let with_clause: String = t[s..]
                 .split_whitespace()
@@ -352,16 +403,15 @@ fn find_in_turn(
                 .collect::<Vec<_>>()
                 .join(" ");
             let others = vis.nearby_and_acting(&with_clause, lex);
-            bind(&mut f, traj, vis.or_previous(vis.last_list), &others);
-            claimed.push(Span::new(s, e));
-            facts.push(f);
+            let ante = vis.or_previous(vis.last_list);
+            found.push(Subkind::Ordinal, text, s, e, ante, &others);
         }
 
         // Anaphoric descriptions.
         for c in lex.description.captures_iter(t) {
             let m = c.get(0).unwrap();
             let (s, e) = (m.start(), m.end());
-            if claimed.iter().any(|c| c.start <= s && s < c.end) {
+            if found.claims(s) {
                 continue;
             }
             // Any noun after these/those or a strong backward cue (group 7) when no listed one
@@ -413,21 +463,23 @@ fn find_in_turn(
                 // not the turn's own work as "this change" or "this command" would be.)
                 let lower = noun.to_lowercase();
                 let thing = lex.record_nouns.contains(&lower);
-                if let Some(defining) = thing.then(|| acted_on_earlier(turn, vis, lex)).flatten() {
-                    let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
-                    bind(&mut f, traj, Some(defining), &vis.nearby());
-                    claimed.push(Span::new(s, e));
-                    facts.push(f);
+                if let Some(defining) = thing.then(|| acted_on_earlier(turn, infos, vis)).flatten()
+                {
+                    found.push(
+                        Subkind::Anaphoric,
+                        text,
+                        s,
+                        e,
+                        Some(defining),
+                        &vis.nearby(),
+                    );
                 } else if lex.file_nouns.contains(&lower)
                     && !names_code(&t[..s])
                     && !t[..s].contains("```")
                     && !tokens(&t[..s]).any(|(_, w)| stem(w) == stem(noun))
                 {
-                    let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
                     let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
-                    bind(&mut f, traj, ante, &vis.nearby());
-                    claimed.push(Span::new(s, e));
-                    facts.push(f);
+                    found.push(Subkind::Anaphoric, text, s, e, ante, &vis.nearby());
                 }
                 continue;
             }
@@ -475,7 +527,7 @@ fn find_in_turn(
                 // ("Let me mark this task as in progress:" with `bd update spotter-4te.3`: the
                 // call acts on a thing an earlier turn showed, and the words point back at it.)
                 let colon = rest_of_line.trim_end().ends_with(':');
-                let acted_on = colon.then(|| acted_on_earlier(turn, vis, lex)).flatten();
+                let acted_on = colon.then(|| acted_on_earlier(turn, infos, vis)).flatten();
                 if (colon
                     && acted_on.is_none()
                     && !done_before_the_calls(noun, t[e..].trim(), infos, vis, lex))
@@ -484,11 +536,14 @@ fn find_in_turn(
                     continue;
                 }
                 if let Some(defining) = acted_on {
-                    let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
-                    let others = vis.nearby();
-                    bind(&mut f, traj, Some(defining), &others);
-                    claimed.push(Span::new(s, e));
-                    facts.push(f);
+                    found.push(
+                        Subkind::Anaphoric,
+                        text,
+                        s,
+                        e,
+                        Some(defining),
+                        &vis.nearby(),
+                    );
                     continue;
                 }
             }
@@ -511,7 +566,6 @@ fn find_in_turn(
             if restates_in_parentheses(t, e) {
                 continue;
             }
-            let mut f = fact_at(Subkind::Anaphoric, i, text, s, e);
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
             // A cue that names an action ("the updated file") points at a turn that did it.
             let cue = c.get(2).map_or("", |b| b.as_str());
@@ -524,9 +578,7 @@ fn find_in_turn(
             if first_cue {
                 others.push(vis.noun_first.get(&stem(noun)).copied());
             }
-            bind(&mut f, traj, ante, &others);
-            claimed.push(Span::new(s, e));
-            facts.push(f);
+            found.push(Subkind::Anaphoric, text, s, e, ante, &others);
         }
 
         // Pronouns: only where nothing in this turn can be their antecedent yet, i.e. in its
@@ -579,17 +631,14 @@ fn find_in_turn(
                 });
             if let Some((ps, pe)) = hit {
                 let (as_, ae) = (s.start + ps, s.start + pe);
-                if !claimed.iter().any(|c| c.start < ae && as_ < c.end) {
+                if !found.claimed.iter().any(|c| c.start < ae && as_ < c.end) {
                     let ae = t[as_..ae]
                         .trim_end_matches(|c: char| !c.is_alphanumeric())
                         .len()
                         + as_;
-                    let mut f = fact_at(Subkind::Pronoun, i, text, as_, ae);
                     let mut others = vis.nearby();
                     others.push(vis.last_result);
-                    bind(&mut f, traj, vis.previous, &others);
-                    claimed.push(Span::new(as_, ae));
-                    facts.push(f);
+                    found.push(Subkind::Pronoun, text, as_, ae, vis.previous, &others);
                 }
             }
         }
@@ -600,9 +649,9 @@ fn find_in_turn(
             let k = sents.partition_point(|x| x.end <= at);
             at >= code_end && sents.get(k).is_some_and(|x| x.start <= at)
         };
-        for (s, e) in identifiers(t, lex) {
+        for &(s, e) in ids {
             let id = &t[s..e];
-            if claimed.iter().any(|c| c.start <= s && s < c.end) || !in_prose(s) {
+            if found.claims(s) || !in_prose(s) {
                 continue;
             }
             // ("3. **Reservation ID: HSR97W** - Origin: ORD …", then "reservations PUNERT and
@@ -628,32 +677,30 @@ fn find_in_turn(
             let Some(seen) = seen else {
                 // Defined only in turns a compaction replaced: nothing visible says what it is.
                 if vis.ids_compacted.contains_key(id) {
-                    let f = fact_at(Subkind::Identifier, i, text, s, e);
-                    claimed.push(Span::new(s, e));
-                    facts.push(f);
+                    found.push(Subkind::Identifier, text, s, e, None, &[]);
                 }
                 continue;
             };
-            let mut f = fact_at(Subkind::Identifier, i, text, s, e);
-            bind(
-                &mut f,
-                traj,
+            let others = [Some(seen.first), Some(seen.latest)];
+            found.push(
+                Subkind::Identifier,
+                text,
+                s,
+                e,
                 Some(seen.defining()),
-                &[Some(seen.first), Some(seen.latest)],
+                &others,
             );
-            claimed.push(Span::new(s, e));
-            facts.push(f);
         }
     }
 }
 
 /// The turn where the thing this turn's calls act on was defined, when their arguments name an
 /// identifier an earlier turn showed (`bd update spotter-4te.3` after `bd show spotter-4te.3`).
-fn acted_on_earlier(turn: &Turn, vis: &Visible, lex: &Lexicon) -> Option<usize> {
-    turn.calls.iter().find_map(|c| {
-        identifiers(&c.arguments, lex)
-            .into_iter()
-            .find_map(|(s, e)| vis.ids.get(&c.arguments[s..e]).map(IdSeen::defining))
+fn acted_on_earlier(turn: &Turn, infos: &[CallInfo], vis: &Visible) -> Option<usize> {
+    turn.calls.iter().zip(infos).find_map(|(c, info)| {
+        info.ids
+            .iter()
+            .find_map(|&(s, e)| vis.ids.get(&c.arguments[s..e]).map(IdSeen::defining))
     })
 }
 
@@ -1110,7 +1157,7 @@ fn act(vis: &mut Visible, i: usize, families: &[String]) {
 fn remember(
     i: usize,
     turn: &Turn,
-    lex: &Lexicon,
+    seg_ids: &[Vec<(usize, usize)>],
     calls: &Calls,
     nouns: &HashMap<String, String>,
     vis: &mut Visible,
@@ -1121,7 +1168,7 @@ fn remember(
     let is_result = turn.role == Role::Tool;
     let mut items = 0;
     let mut lower = String::new();
-    for seg in &turn.segments {
+    for (seg, ids) in turn.segments.iter().zip(seg_ids) {
         let t = seg.text.text.as_str();
         // What a later "that error" points at is said near the start or the end of a large
         // output (a file print's middle is data): read those parts for head nouns.
@@ -1152,7 +1199,7 @@ fn remember(
                 }
             }
         }
-        for (s, e) in identifiers(t, lex) {
+        for &(s, e) in ids {
             see_id(vis, &t[s..e], i, is_result);
             if is_result && names_its_record(&t[..s]) {
                 if let Some(seen) = vis.ids.get_mut(&t[s..e]) {
@@ -1185,7 +1232,7 @@ fn remember(
         }
     }
     for (k, (c, info)) in turn.calls.iter().zip(calls.of_turn(i)).enumerate() {
-        for (s, e) in identifiers(&c.arguments, lex) {
+        for &(s, e) in &info.ids {
             see_id(vis, &c.arguments[s..e], i, false);
         }
         act(vis, i, &info.families);
