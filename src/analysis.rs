@@ -17,6 +17,8 @@ pub struct Analysis {
     /// The probe of each compaction recorded in the log (`traj.compactions`, same order):
     /// which live facts of the replaced turns its summary dropped.
     pub audits: Vec<crate::probe::ProbeReport>,
+    /// What each call does, as the extractors worked it out (the rules ask again).
+    pub calls: Calls,
 }
 
 /// Tokens of a turn: its text and its calls' names and arguments.
@@ -43,7 +45,7 @@ pub fn analyze_with(
     count_tokens: bool,
 ) -> Analysis {
     // Token counts need nothing from the analysis: count them alongside it.
-    let (tokens, (facts, turns, ranges, audits)) = rayon::join(
+    let (tokens, (facts, turns, ranges, audits, calls)) = rayon::join(
         || {
             if count_tokens {
                 use rayon::prelude::*;
@@ -63,7 +65,7 @@ pub fn analyze_with(
                 .collect();
             let ranges = gate::compactable_ranges(traj, &quiescent);
             let audits = crate::probe::check_compactions(traj, &facts, lex);
-            (facts, turns, ranges, audits)
+            (facts, turns, ranges, audits, calls)
         },
     );
     Analysis {
@@ -72,5 +74,6 @@ pub fn analyze_with(
         ranges,
         tokens,
         audits,
+        calls,
     }
 }

@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::OnceLock;
 
 /// The answers for one call.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct CallInfo {
     /// The shell command line it runs, if it runs one.
     pub command: Option<String>,
@@ -41,7 +41,7 @@ impl CallInfo {
 }
 
 /// The answers for every call of a trajectory, by turn and call index.
-#[derive(Debug)]
+#[derive(Debug, Clone, Default)]
 pub struct Calls {
     turns: Vec<Vec<CallInfo>>,
     /// How many calls hold each word, and how many calls there are: counted when first asked

@@ -164,7 +164,11 @@ pub fn extract(traj: &Trajectory, bytes: &[u8], lex: &Lexicon, calls: &calls::Ca
         || {
             rayon::join(
                 || run(&|out| obligations::extract(traj, bytes, lex, calls, out)),
-                || run(&|out| references::extract(traj, lex, calls, out)),
+                || {
+                    run(&|out| {
+                        references::extract(traj, lex, calls, references::Compactions::Stop, out)
+                    })
+                },
             )
         },
     );

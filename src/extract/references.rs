@@ -146,7 +146,21 @@ impl Visible {
     }
 }
 
-pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<Fact>) {
+/// Whether the binder stops at a compaction (what the agent sees) or reads on through it (where
+/// a reference would bind had nothing been replaced: the `reference-across-compaction` rule).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Compactions {
+    Stop,
+    SeeThrough,
+}
+
+pub fn extract(
+    traj: &Trajectory,
+    lex: &Lexicon,
+    calls: &Calls,
+    compactions: Compactions,
+    facts: &mut Vec<Fact>,
+) {
     // Surface form (as written, lowercase, and its plural) → stem, so the scan needs no stemming.
     let nouns: HashMap<String, String> = lex
         .nouns
@@ -159,12 +173,9 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         .collect();
     let mut vis = Visible::default();
     for (i, turn) in traj.turns.iter().enumerate() {
-        if turn
-            .event
-            .as_ref()
-            .is_some_and(|e| matches!(e, EventKind::Compaction { .. }) || e.resets_context())
-        {
-            let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
+        let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
+        let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
+        if resets || compaction && compactions == Compactions::Stop {
             vis = std::mem::take(&mut vis).after(compaction);
             continue;
         }

@@ -3,15 +3,15 @@
 //!
 //! The reference binder (`extract::references`) stops at a compaction: what lay before it is no
 //! longer visible, so after the boundary a reference to it is unbound. To know where such a
-//! reference *would* have bound, [`references_into_compacted`] runs the same binder once more
-//! over the trajectory with its compaction events left out, and keeps the references after a
+//! reference *would* have bound, [`references_into_compacted`] runs the same binder once more,
+//! reading on through the compaction events, and keeps the references after a
 //! boundary whose antecedent falls in the turns that boundary replaced. A reference the visible
 //! part binds anyway (the summary restates the identifier) is not reported.
 
 use super::{role, turn_anchor};
-use crate::extract::{references, Fact, FactKind, Status};
+use crate::extract::references::{self, Compactions};
+use crate::extract::{Fact, FactKind, Status};
 use crate::lint::{normalized, short, subkind_phrase, Cx, Draft, Label, Rule};
-use crate::model::EventKind;
 use std::collections::HashSet;
 
 /// The references after a compaction whose antecedent, seen through the compactions, lies in
@@ -22,15 +22,15 @@ pub fn references_into_compacted(cx: &Cx) -> Vec<(Fact, usize)> {
         return Vec::new();
     }
     let replaced = cx.replaced_by();
-    let mut open = traj.clone();
-    for t in &mut open.turns {
-        if matches!(t.event, Some(EventKind::Compaction { .. })) {
-            t.event = None;
-        }
-    }
     let mut seen_through: Vec<Fact> = Vec::new();
-    let calls = crate::extract::calls::Calls::new(&open, cx.lex);
-    references::extract(&open, cx.lex, &calls, &mut seen_through);
+    let calls = &cx.analysis.calls;
+    references::extract(
+        traj,
+        cx.lex,
+        calls,
+        Compactions::SeeThrough,
+        &mut seen_through,
+    );
     seen_through
         .into_iter()
         .filter(|f| f.kind() == FactKind::Reference)

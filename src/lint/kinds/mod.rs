@@ -112,6 +112,7 @@ mod tests {
             ranges: Vec::new(),
             tokens: Vec::new(),
             audits: Vec::new(),
+            calls: Default::default(),
         }
     }
 
