@@ -49,10 +49,13 @@ pub fn resolve(
             .enumerate()
             .filter(|(_, u)| u.role == Role::Assistant)
     };
-    let ends = (
-        assistant_turns().next().map(|(k, _)| k),
-        assistant_turns().next_back().map(|(k, _)| k),
-    );
+    let frame = Frame {
+        traj,
+        calls,
+        lex,
+        opener: assistant_turns().next().map(|(k, _)| k),
+        final_turn: assistant_turns().next_back().map(|(k, _)| k),
+    };
     for t in 0..now {
         let turn = &traj.turns[t];
         // A compaction is a "now" of its own for the turns it replaced: what was pending then
@@ -98,8 +101,7 @@ pub fn resolve(
         if t > 0 {
             resolve_with_calls(traj, t, bytes, lex, calls.of_turn(t), facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
-                let at = (t, ends);
-                resolve_with_prose(traj, calls, at, lex, facts, &mut pending, &mut fresh_nulls);
+                resolve_with_prose(&frame, t, facts, &mut pending, &mut fresh_nulls);
             }
         }
         // 2. This turn's own facts start waiting.
@@ -566,17 +568,34 @@ fn instructs(sentence: &str, lex: &Lexicon) -> bool {
         .is_match(body.trim_start_matches(MARKUP))
 }
 
+/// What the prose resolver reads besides the turn: the trajectory, its calls, the lexicon, and
+/// the first and last assistant turns before "now" (the opener's promises and the final report
+/// that may deliver them).
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    traj: &'a Trajectory,
+    calls: &'a Calls,
+    lex: &'a Lexicon,
+    opener: Option<usize>,
+    final_turn: Option<usize>,
+}
+
 /// Prose resolves: a report that the obligation is done or dropped; a sentence recording the
 /// absence or failure of a null result (its query, or right after it, a change of course).
 fn resolve_with_prose(
-    traj: &Trajectory,
-    calls: &Calls,
-    (t, (opener, final_turn)): (usize, (Option<usize>, Option<usize>)),
-    lex: &Lexicon,
+    frame: &Frame,
+    t: usize,
     facts: &mut [Fact],
     pending: &mut Pending,
     fresh_nulls: &mut Vec<usize>,
 ) {
+    let Frame {
+        traj,
+        calls,
+        lex,
+        opener,
+        final_turn,
+    } = *frame;
     let turn = &traj.turns[t];
     let assistant = turn.role == Role::Assistant;
     // A turn that only writes (no call, a report's length of prose) delivers the summary or
