@@ -94,6 +94,9 @@ fn a_truncated_document_is_an_error_at_its_end() {
     assert_eq!(errors.len(), 1);
     assert!(errors[0].1.contains("not valid JSON"), "{}", errors[0].1);
     assert_eq!(errors[0].0, src.line_count(), "reported on the last line");
+    // The error is at the end of input: its span ends there, not a byte past the file.
+    let span = out.issues[0].span;
+    assert_eq!(span.end, src.bytes.len(), "{span:?}");
 }
 
 #[test]

@@ -273,5 +273,11 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
             format!("read as {} but found no conversation in it", format.name()),
         );
     }
+    // Every span lies in the file: an error found at its end ("found end of input") points at
+    // the end, not at a byte past it.
+    for issue in &mut out.issues {
+        issue.span.end = issue.span.end.min(bytes.len());
+        issue.span.start = issue.span.start.min(issue.span.end);
+    }
     out
 }

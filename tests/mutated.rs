@@ -1,0 +1,236 @@
+//! Never panic on input: every fixture (and, where present, every small file of the shared
+//! corpus), mutated the way real logs break (cut off, a byte changed, a stray quote or brace,
+//! multi-byte characters and JSON escapes dropped into strings, lines lost or repeated), goes
+//! through reading, analysis, both annotation formats, every rule, `plan` and `probe` without a
+//! panic, and every span the pipeline reports stays inside the file.
+//!
+//! The mutations are seeded (xorshift), so a failure names the file and seed that reproduce it.
+
+mod common;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use trajlint::extract::lexicon::Lexicon;
+use trajlint::lint::{check_file, ActiveRule, Catalogue, Selection, SelectionLayer};
+use trajlint::source::SourceFile;
+
+/// Mutants per file: enough to reach every reader's error paths, few enough for a debug build.
+const MUTANTS: usize = 6;
+/// Larger shared-corpus files are left to the corpus tests (they read them whole).
+const MAX_BYTES: u64 = 150_000;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// What gets dropped into a log: multi-byte characters (raw and as JSON escapes, a lone
+/// surrogate among them), structure, and words the extractors react to.
+const INSERTS: &[&str] = &[
+    "\u{e9}",
+    "\u{6771}",
+    "\u{1f980}",
+    "\u{200b}",
+    "\u{feff}",
+    "\u{0}",
+    "\\u00e9",
+    "\\ud83e\\udd80",
+    "\\ud800",
+    "\\n",
+    "\\\"",
+    "\n",
+    "\r\n",
+    "\t",
+    "\"",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "```",
+    "**",
+    "\n1. ",
+    "\n- [ ] ",
+    "Error: ",
+    "No such file or directory",
+    "No matches found",
+    " exit code 1",
+    "I'll verify the build later. ",
+    "Let me check ",
+    "the second one",
+    " it ",
+    "that error",
+    "ABC123",
+    "#W123456",
+    "toolu_01ABCDEFG",
+];
+
+fn mutate(original: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut v = original.to_vec();
+    for _ in 0..1 + rng.below(8) {
+        let n = v.len();
+        match rng.below(8) {
+            0 => v.truncate(rng.below(n + 1)),
+            1 if n > 0 => {
+                let i = rng.below(n);
+                v[i] = rng.next() as u8;
+            }
+            2..=4 => {
+                let i = rng.below(n + 1);
+                let s = INSERTS[rng.below(INSERTS.len())].as_bytes();
+                v.splice(i..i, s.iter().copied());
+            }
+            5 if n > 0 => {
+                let i = rng.below(n);
+                let j = (i + rng.below(200)).min(n);
+                v.drain(i..j);
+            }
+            6 if n > 0 => {
+                let i = rng.below(n);
+                let j = (i + rng.below(400)).min(n);
+                let copy = v[i..j].to_vec();
+                let k = rng.below(n + 1);
+                v.splice(k..k, copy);
+            }
+            _ if n > 0 => {
+                let i = rng.below(n);
+                v[i] = b"\\\"{}[],:\n "[rng.below(10)];
+            }
+            _ => {}
+        }
+    }
+    v
+}
+
+/// The whole pipeline over one input; panics (caught by the caller) on a broken invariant.
+fn run(bytes: Vec<u8>, lex: &Lexicon, rules: &[ActiveRule]) {
+    let report = trajlint::process(SourceFile::new("mutant", None, bytes), None, lex);
+    let len = report.source.bytes.len();
+    let inside = |s: trajlint::source::Span| s.start <= s.end && s.end <= len;
+    for issue in &report.read.issues {
+        assert!(
+            inside(issue.span),
+            "read issue {:?} in {len} bytes",
+            issue.span
+        );
+    }
+    for (traj, a) in report.read.trajectories.iter().zip(&report.analyses) {
+        let n = traj.turns.len();
+        assert_eq!(
+            (a.turns.len(), a.tokens.len()),
+            (n, n),
+            "a verdict and a count per turn"
+        );
+        for turn in &traj.turns {
+            assert!(inside(turn.span), "turn {:?} in {len} bytes", turn.span);
+            for seg in &turn.segments {
+                assert!(inside(seg.text.span), "segment {:?}", seg.text.span);
+            }
+        }
+        for f in &a.facts {
+            assert!(inside(f.span) && f.turn < n, "fact {f:?}");
+            for link in f.resolved_by.iter().chain(&f.antecedent) {
+                assert!(inside(link.bytes) && link.turn < n, "link {link:?}");
+            }
+        }
+        for &(first, last) in &a.ranges {
+            assert!(
+                first <= last && last < n,
+                "range {first}..={last} of {n} turns"
+            );
+        }
+        let budget = a.tokens.iter().sum::<usize>() / 2 + 1;
+        let plan = trajlint::plan::plan(traj, a, &trajlint::plan::PlanOptions::new(budget));
+        std::hint::black_box(plan);
+        if n > 2 {
+            let summary = trajlint::probe::Summary::new("Verified the build; no ABC123.", lex);
+            let probe = trajlint::probe::probe_span(traj, &a.facts, 0, n / 2, &summary, lex);
+            std::hint::black_box(probe);
+        }
+    }
+    let mut sink = Vec::new();
+    trajlint::report::annotations::write_json(&mut sink, &report).expect("json");
+    trajlint::report::annotations::write_text(&mut sink, &report).expect("text");
+    let display: Arc<str> = Arc::from("mutant");
+    std::hint::black_box(check_file(&report, rules, lex, &display, "mutant"));
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = common::files_under(&root.join("corpus/fixtures"));
+    files.extend(common::files_under(&root.join("tests/fixtures")));
+    files
+}
+
+/// Mutates each file `MUTANTS` times; returns the (file, seed, message) of every failure.
+fn failures(files: &[PathBuf], salt: u64) -> Vec<String> {
+    let lex = Lexicon::builtin();
+    let cat = Catalogue::builtin();
+    let all = SelectionLayer {
+        select: Some(vec!["ALL".into()]),
+        extend_select: Vec::new(),
+        ignore: Vec::new(),
+        severity: Vec::new(),
+    };
+    let rules = Selection::resolve(cat, &[all])
+        .expect("ALL")
+        .active(cat, &[]);
+    let mut out = Vec::new();
+    for (k, path) in files.iter().enumerate() {
+        let original = std::fs::read(path).expect("readable");
+        for m in 0..MUTANTS {
+            let seed = (salt << 32 | (k as u64) << 8 | m as u64) | 1;
+            let mutant = mutate(&original, &mut Rng(seed));
+            if let Err(e) = catch_unwind(AssertUnwindSafe(|| run(mutant, &lex, &rules))) {
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                out.push(format!("{} (seed {seed}): {msg}", path.display()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn mutated_fixtures_never_panic_and_keep_their_spans_in_the_file() {
+    let files = fixtures();
+    assert!(
+        files.len() >= 20,
+        "the fixtures of every format: {}",
+        files.len()
+    );
+    let failed = failures(&files, 1);
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn mutated_corpus_files_never_panic_and_keep_their_spans_in_the_file() {
+    let Some(corpus) = common::shared_corpus() else {
+        return;
+    };
+    let files: Vec<PathBuf> = common::files_under(&corpus)
+        .into_iter()
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= MAX_BYTES))
+        .collect();
+    let failed = failures(&files, 2);
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
