@@ -1,13 +1,18 @@
 //! Never panic on input: every fixture (and, where present, every small file of the shared
-//! corpus), mutated the way real logs break (cut off, a byte changed, a stray quote or brace,
-//! multi-byte characters and JSON escapes dropped into strings, lines lost or repeated), goes
-//! through reading, analysis, both annotation formats, every rule, `plan` and `probe` without a
-//! panic, and every span the pipeline reports stays inside the file.
+//! corpus), mutated, goes through reading, analysis, both annotation formats, every rule, `plan`
+//! and `probe` without a panic, and every span the pipeline reports stays inside the file.
+//!
+//! Half the mutants break the bytes the way real logs break (cut off, a byte changed, a stray
+//! quote or brace, multi-byte characters and JSON escapes dropped into strings, lines lost or
+//! repeated). The other half stay valid JSON of an unexpected shape, as another version of a
+//! harness writes it: a field missing, null, a number, a list where a string was, an empty
+//! object, a very long string, an element lost or repeated.
 //!
 //! The mutations are seeded (xorshift), so a failure names the file and seed that reproduce it.
 
 mod common;
 
+use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -118,6 +123,69 @@ fn mutate(original: &[u8], rng: &mut Rng) -> Vec<u8> {
     v
 }
 
+/// A valid JSON document (or each JSON line) with values of unexpected shapes; None for text.
+fn reshape(original: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
+    if let Ok(mut v) = serde_json::from_slice::<Value>(original) {
+        reshape_value(&mut v, rng);
+        return serde_json::to_vec(&v).ok();
+    }
+    let text = std::str::from_utf8(original).ok()?;
+    let mut out = String::new();
+    let mut any = false;
+    for line in text.lines() {
+        match serde_json::from_str::<Value>(line) {
+            Ok(mut v) => {
+                any = true;
+                reshape_value(&mut v, rng);
+                out.push_str(&v.to_string());
+            }
+            Err(_) => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    any.then(|| out.into_bytes())
+}
+
+fn reshape_value(v: &mut Value, rng: &mut Rng) {
+    match v {
+        Value::Object(m) => {
+            let keys: Vec<String> = m.keys().cloned().collect();
+            for k in keys {
+                if rng.below(12) == 0 {
+                    m.remove(&k);
+                } else if let Some(x) = m.get_mut(&k) {
+                    reshape_value(x, rng);
+                }
+            }
+        }
+        Value::Array(a) => {
+            if !a.is_empty() && rng.below(15) == 0 {
+                a.remove(rng.below(a.len()));
+            }
+            if !a.is_empty() && rng.below(20) == 0 {
+                let copy = a[rng.below(a.len())].clone();
+                a.insert(rng.below(a.len() + 1), copy);
+            }
+            for x in a.iter_mut() {
+                reshape_value(x, rng);
+            }
+        }
+        _ => {}
+    }
+    if rng.below(25) == 0 {
+        *v = match rng.below(8) {
+            0 => Value::Null,
+            1 => json!(-1),
+            2 => json!(""),
+            3 => json!([]),
+            4 => json!({}),
+            5 => json!(true),
+            6 => json!("x".repeat(rng.below(5000))),
+            _ => json!([{"type": "text", "text": "Error: not found \u{e9}"}, null, 3]),
+        };
+    }
+}
+
 /// The whole pipeline over one input; panics (caught by the caller) on a broken invariant.
 fn run(bytes: Vec<u8>, lex: &Lexicon, rules: &[ActiveRule]) {
     let report = trajlint::process(SourceFile::new("mutant", None, bytes), None, lex);
@@ -196,7 +264,11 @@ fn failures(files: &[PathBuf], salt: u64) -> Vec<String> {
         let original = std::fs::read(path).expect("readable");
         for m in 0..MUTANTS {
             let seed = (salt << 32 | (k as u64) << 8 | m as u64) | 1;
-            let mutant = mutate(&original, &mut Rng(seed));
+            let rng = &mut Rng(seed);
+            let mutant = match m % 2 {
+                0 => mutate(&original, rng),
+                _ => reshape(&original, rng).unwrap_or_else(|| mutate(&original, rng)),
+            };
             if let Err(e) = catch_unwind(AssertUnwindSafe(|| run(mutant, &lex, &rules))) {
                 let msg = e
                     .downcast_ref::<String>()
