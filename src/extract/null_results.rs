@@ -782,6 +782,26 @@ mod tests {
     }
 
     #[test]
+    fn a_site_s_error_banner_is_a_failure_wherever_the_page_shows_it() {
+        // A page read top to bottom (OCR of a screenshot): the banner sits mid-way, past the
+        // lines a command's output is judged by.
+        let page = |banner: &str| {
+            let mut lines: Vec<String> = (0..30).map(|k| format!("Menu item {k}")).collect();
+            lines.insert(10, banner.to_string());
+            lines.join("\n")
+        };
+        for banner in [
+            "We experienced an issue returning your results. Please try again.",
+            "Something went wrong. Refresh the page.",
+            "Access to this page has been denied.",
+            "This site can't be reached",
+        ] {
+            assert_eq!(verdict(&page(banner)), Some(Subkind::Error), "{banner}");
+        }
+        assert_eq!(verdict(&page("Sold 12/27/24 for $1.43M")), None);
+    }
+
+    #[test]
     fn any_non_zero_exit_code_is_a_failure() {
         use crate::model::{Format, Segment, ToolResult, Turn};
         use crate::source::Span;
