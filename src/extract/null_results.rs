@@ -802,6 +802,30 @@ mod tests {
     }
 
     #[test]
+    fn a_runtime_s_crash_report_is_a_failure_anywhere_in_the_output() {
+        // `mix test | tail -50`: the crash sits above a stack trace longer than the tail read.
+        let output = |crash: &str| {
+            let mut lines: Vec<String> = (0..30).map(|k| format!("Compiling {k} files")).collect();
+            lines.insert(10, crash.to_string());
+            lines.join("\n")
+        };
+        for crash in [
+            "** (Mix) Could not start application opentelemetry: exited in: :opentelemetry_app.start(:normal, [])",
+            "        ** (BadMapError) expected a map, got: []",
+            "thread 'main' panicked at src/main.rs:4:5:",
+            "Exception in thread \"main\" java.lang.NullPointerException",
+            "panic: runtime error: index out of range [3] with length 3",
+        ] {
+            assert_eq!(verdict(&output(crash)), Some(Subkind::Error), "{crash}");
+        }
+        // Bold text in prose is not Elixir's "** (Module)".
+        assert_eq!(
+            verdict(&output("Options ** (all optional) are listed below")),
+            None
+        );
+    }
+
+    #[test]
     fn any_non_zero_exit_code_is_a_failure() {
         use crate::model::{Format, Segment, ToolResult, Turn};
         use crate::source::Span;
