@@ -34,6 +34,8 @@ struct NullResultLists {
     #[serde(default)]
     error_anywhere: Vec<String>,
     #[serde(default)]
+    not_found_anywhere: Vec<String>,
+    #[serde(default)]
     cascade: Vec<String>,
     #[serde(default)]
     hook_feedback: Vec<String>,
@@ -272,6 +274,8 @@ pub struct Lexicon {
     pub not_found: Patterns,
     pub error: Patterns,
     pub error_anywhere: Patterns,
+    /// An output's own report that what was looked for is not in it, read anywhere in it.
+    pub not_found_anywhere: Patterns,
     /// A call that did not run because a sibling call failed.
     pub cascade: Patterns,
     /// The header of a hook's feedback injected after a call (an observation of a problem).
@@ -445,10 +449,11 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 28] = [
+        let lists: [(&[String], &str); 29] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
+            (&n.not_found_anywhere, "null_result.not_found_anywhere"),
             (&n.cascade, "null_result.cascade"),
             (&n.hook_feedback, "null_result.hook_feedback"),
             (&n.pseudo, "null_result.pseudo"),
@@ -501,6 +506,7 @@ impl Lexicon {
             not_found: next()?,
             error: next()?,
             error_anywhere: next()?,
+            not_found_anywhere: next()?,
             cascade: next()?,
             hook_feedback: next()?,
             pseudo: next()?,
@@ -575,6 +581,8 @@ fn merge(into: &mut File, f: File) {
     n.not_found.extend(f.null_result.not_found);
     n.error.extend(f.null_result.error);
     n.error_anywhere.extend(f.null_result.error_anywhere);
+    n.not_found_anywhere
+        .extend(f.null_result.not_found_anywhere);
     n.cascade.extend(f.null_result.cascade);
     n.hook_feedback.extend(f.null_result.hook_feedback);
     n.pseudo.extend(f.null_result.pseudo);

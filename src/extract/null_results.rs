@@ -588,7 +588,19 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             }
         }
     }
-    None
+    // A search's written summary says what its results lack wherever it says it ("… but they
+    // don't contain specific information about X" in its eighth line).
+    if lines_only_head {
+        return None;
+    }
+    lex.not_found_anywhere.first(text).map(|(s, e)| {
+        let (start, end) = line_around(text, s, e);
+        Hit {
+            subkind: Subkind::NotFound,
+            start,
+            end,
+        }
+    })
 }
 
 /// The output before the user's interrupt that ends it ("^C again to exit", "^C
@@ -823,6 +835,27 @@ mod tests {
             verdict(&output("Options ** (all optional) are listed below")),
             None
         );
+    }
+
+    #[test]
+    fn a_search_summary_saying_its_results_lack_the_answer_is_not_found_wherever_it_says_it() {
+        let summary = |sentence: &str| {
+            let mut lines: Vec<String> = (0..18).map(|k| format!("Link {k}: a page")).collect();
+            lines.insert(8, sentence.to_string());
+            lines.join("\n")
+        };
+        for sentence in [
+            "The results show the installer, but they don't contain specific information about how it works with credo.",
+            "The latest version numbers weren't fully detailed in these search results.",
+        ] {
+            assert_eq!(verdict(&summary(sentence)), Some(Subkind::NotFound), "{sentence}");
+        }
+        // A printed file's text is data, whatever it says.
+        let t = Text::plain(
+            summary("The docs do not contain any information about it."),
+            0,
+        );
+        assert!(text_verdict(&t, &lex(), CallKind::ReadFile).is_none());
     }
 
     #[test]
