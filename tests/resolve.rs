@@ -227,6 +227,25 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
 }
 
 #[test]
+fn a_hook_that_blocks_a_call_reports_an_error() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Commit the change."},
+        {"role": "system", "content": "<system-reminder>\nPreToolUse:Bash hook blocking error from command: \"${CLAUDE_PLUGIN_ROOT}/scripts/pre-commit.sh\": Pre-commit validation failed:\n\n[FORMAT] Code is not formatted.\nRun 'mix format' to fix.\n</system-reminder>"},
+    ]));
+    let errors: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Error])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(
+        errors,
+        [(
+            1,
+            "\"${CLAUDE_PLUGIN_ROOT}/scripts/pre-commit.sh\": Pre-commit validation failed:"
+        )]
+    );
+}
+
+#[test]
 fn a_final_report_does_not_deliver_what_it_promises_itself() {
     let summary = format!(
         "## Summary\n\n{}\n\nOptional next step: Then proceed to the migration for the new column.",
