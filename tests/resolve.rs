@@ -1985,9 +1985,13 @@ fn a_linter_s_findings_are_a_failure_and_a_grep_s_matches_are_not() {
         {"role": "assistant", "content": "Where is the guard used?",
          "tool_calls": [bash("c2", "grep -rn guard_fail lib")]},
         {"role": "tool", "tool_call_id": "c2", "content": "lib/web/subagent_live.ex:25: when guard_fail"},
+        // credo writes the place under the finding, with the function after a hash.
+        {"role": "assistant", "content": "And the style checks.",
+         "tool_calls": [bash("c3", "mix credo --strict 2>&1 | grep -E '^┃'")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "┃ \n┃ [R] ↘ The alias `LangChain.ChatModels.ChatAnthropic` is not alphabetically\n┃       ordered among its group.\n┃       lib/spotter/services/waiting_summary.ex:10:9 #(Spotter.Services.WaitingSummary)"},
     ]));
     let found: Vec<(usize, Subkind)> = nulls(&a).iter().map(|f| (f.turn, f.subkind)).collect();
-    assert_eq!(found, [(2, Subkind::Error)]);
+    assert_eq!(found, [(2, Subkind::Error), (6, Subkind::Error)]);
 }
 
 #[test]
