@@ -227,6 +227,25 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
 }
 
 #[test]
+fn a_verb_alone_is_what_the_turn_s_call_does() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The handler is too clever; fix it."},
+        {"role": "assistant", "content": "The catch-all clause hides the error. Let me simplify.",
+         "tool_calls": [call("c1", "str_replace_editor", json!({"command": "str_replace", "path": "lib/handler.ex", "old_str": "_ -> :ok", "new_str": ""}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "The file lib/handler.ex has been edited."},
+        {"role": "assistant", "content": "It still fails. Let's debug this further.",
+         "tool_calls": [bash("c2", "mix test test/handler_test.exs --trace")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "1 test, 1 failure"},
+        // A verb with an object still owes it when the call does something else.
+        {"role": "assistant", "content": "Let me rename the handler module.",
+         "tool_calls": [bash("c3", "mix format")]},
+        {"role": "tool", "tool_call_id": "c3", "content": ""},
+    ]));
+    let owed: Vec<&str> = commitments(&a).iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(owed, ["Let me rename the handler module."]);
+}
+
+#[test]
 fn a_hook_that_blocks_a_call_reports_an_error() {
     let a = analyse(json!([
         {"role": "user", "content": "Commit the change."},

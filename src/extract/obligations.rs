@@ -288,7 +288,9 @@ pub fn extract(
                 let chunk = &c.chunks[k];
                 // "Let me make the function safer:" names no known kind of action; the
                 // colon says the calls that follow are it.
-                if c.introduces && chunk.families.is_empty() && !done_elsewhere(k) {
+                // Nor does a verb with no object ("Let me simplify.") name anything the calls
+                // could leave undone.
+                if (c.introduces || chunk.bare) && chunk.families.is_empty() && !done_elsewhere(k) {
                     return false;
                 }
                 let lone = chunk
@@ -612,6 +614,8 @@ pub struct ChunkWords {
     /// It names a text to deliver ("a comprehensive summary", "the recommendations"): a word of
     /// the `report` family that is not a participle ("the bug reported in #12" is not one).
     pub delivers: bool,
+    /// It is a verb alone, naming no object ("simplify", "debug this further", "decode it").
+    pub bare: bool,
     /// It states what another action must achieve ("make sure to use the proper indentation",
     /// "ensure that the division returns a float").
     pub goal: bool,
@@ -698,8 +702,11 @@ impl ChunkWords {
             .or(own_verb)
             .map(|(_, f)| f)
             .unwrap_or_default();
+        let own_terms = terms(text);
+        let first = tokens(text).next().map(|(_, w)| super::words::stem(w));
         ChunkWords {
-            terms: terms(text),
+            bare: own_terms.len() == 1 && first.as_ref() == own_terms.first(),
+            terms: own_terms,
             families,
             all_families: families_of(text, lex),
             // Names and commands only (`ledger import`, `units.py`), not code shapes.
