@@ -227,6 +227,18 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
 }
 
 #[test]
+fn a_report_of_looking_done_discharges_the_look() {
+    // AG2 experts look things up in words: the report that says it looked performs the look.
+    let a = analyse(json!([
+        {"role": "user", "content": "Which gyms near the park have classes before 7am?"},
+        {"role": "assistant", "name": "Fitness_Expert", "content": "Next, I will check the class schedules of Blink Fitness and TMPL."},
+        {"role": "assistant", "name": "Local_Expert", "content": "After reviewing the class schedules of Blink Fitness and TMPL, here are the findings: neither offers classes before 7am."},
+    ]));
+    let st: Vec<(usize, Status)> = commitments(&a).iter().map(|f| (f.turn, f.status)).collect();
+    assert_eq!(st, [(1, Status::Discharged)]);
+}
+
+#[test]
 fn a_verb_alone_is_what_the_turn_s_call_does() {
     let a = analyse(json!([
         {"role": "user", "content": "The handler is too clever; fix it."},
