@@ -895,8 +895,16 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
         let b = b.strip_suffix("verified as").unwrap_or(&b).trim_end();
         b.ends_with("your user id is") || b.ends_with("your user id:")
     };
+    // "<task-id>b7636e2</task-id>": the key field of a record written in markup (a harness's
+    // notification about that task).
+    let tagged = after.starts_with("</")
+        && before.strip_suffix('>').is_some_and(|b| {
+            let name = &b[b.rfind('<').map_or(b.len(), |k| k + 1)..];
+            name.len() > 2 && name.to_ascii_lowercase().ends_with("id")
+        });
     let detail = yours
-        || after_trim.starts_with(['(', ':', '-', '\u{2013}'])
+        || tagged
+        || after_trim.starts_with(['(', ':', '-', '\u{2013}', '\u{2014}'])
         || after_trim.starts_with(',') && !next_in_list
         || [
             "is a ",
@@ -1316,6 +1324,17 @@ mod tests {
             "I'll go with Flight HAT072 departing at 9 am.",
             "HAT072"
         ));
+        // A dash, whichever, opens its description.
+        assert!(at(
+            "1. **spotter-dov.1** \u{2014} Extracted shared transcript presentation",
+            "spotter-dov.1"
+        ));
+        // The key of a record in markup: a harness's notification about that task.
+        assert!(at(
+            "<task-notification>\n<task-id>b7636e2</task-id>\n<status>completed</status>",
+            "b7636e2"
+        ));
+        assert!(!at("<summary>Task b7636e2 finished</summary>", "b7636e2"));
     }
 
     #[test]
