@@ -730,11 +730,13 @@ fn restates_in_parentheses(t: &str, end: usize) -> bool {
         rest[word..].trim_start()
     };
     // A list, not a gloss: "your original payment method (gift card)" still says which card
-    // only through an earlier turn.
+    // only through an earlier turn. An address is no gloss: "the first relevant link
+    // (https://…)" names the link outright.
     after.starts_with('(')
-        && after[1..]
-            .find(')')
-            .is_some_and(|k| after[1..=k].contains(','))
+        && after[1..].find(')').is_some_and(|k| {
+            let inside = &after[1..=k];
+            inside.contains(',') || inside.starts_with("http://") || inside.starts_with("https://")
+        })
 }
 
 /// "Now that we have…", "so that the…": "that" opening a clause, not pointing at anything.
@@ -1335,6 +1337,23 @@ mod tests {
             "b7636e2"
         ));
         assert!(!at("<summary>Task b7636e2 finished</summary>", "b7636e2"));
+    }
+
+    #[test]
+    fn a_list_or_an_address_in_parentheses_restates_a_phrase_and_a_gloss_does_not() {
+        let after = |t: &str, phrase: &str| {
+            restates_in_parentheses(t, t.find(phrase).unwrap() + phrase.len())
+        };
+        let link = "Please click on the first relevant link (https://nas.er.usgs.gov/queries/FactSheet.aspx).";
+        assert!(after(link, "the first relevant link"));
+        assert!(after(
+            "None of these tools (credo, dialyxir, sobelow) run.",
+            "these tools"
+        ));
+        assert!(!after(
+            "Refund to your original payment method (gift card).",
+            "original payment method"
+        ));
     }
 
     #[test]
