@@ -227,6 +227,22 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
 }
 
 #[test]
+fn the_original_request_is_restated_by_a_turn_that_quotes_the_task() {
+    let request = "How many stops are between South Station and Windsor Gardens on the Franklin-Foxboro line?";
+    let a = analyse(json!([
+        {"role": "user", "content": request},
+        {"role": "assistant", "name": "Orchestrator", "content": format!("We are working to address the following user request:\n\n{request}\n\nHere is the plan to address the original request: search the MBTA site.")},
+        {"role": "assistant", "name": "WebSurfer", "content": "I searched the MBTA site and found the line's schedule page."},
+        {"role": "assistant", "name": "Orchestrator", "content": "The original request has not yet been fully addressed; we still need the stop list."},
+    ]));
+    let found: Vec<(usize, &str)> = of_kind(&a, &[Subkind::Anaphoric])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(found, [(3, "The original request")]);
+}
+
+#[test]
 fn a_report_of_looking_done_discharges_the_look() {
     // AG2 experts look things up in words: the report that says it looked performs the look.
     let a = analyse(json!([

@@ -171,6 +171,15 @@ pub fn extract(
             (f, s)
         })
         .collect();
+    // The task's own words (the opening of the first user message): a turn that quotes them
+    // restates "the original request" it names.
+    let task: &str = traj
+        .turns
+        .iter()
+        .find(|u| u.role == Role::User && u.has_text())
+        .and_then(|u| u.segments.first())
+        .map(|s| opening(&s.text.text))
+        .unwrap_or("");
     let mut vis = Visible::default();
     for (i, turn) in traj.turns.iter().enumerate() {
         let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
@@ -191,7 +200,13 @@ pub fn extract(
                 .collect()
         };
         if dialogue && vis.seen_dialogue {
-            find_in_turn(i, turn, &ids, traj, lex, calls.of_turn(i), &vis, facts);
+            let here = Here {
+                i,
+                turn,
+                seg_ids: &ids,
+                task,
+            };
+            find_in_turn(here, traj, lex, calls.of_turn(i), &vis, facts);
         } else if dialogue {
             before_the_log(i, turn, lex, facts);
         }
@@ -287,17 +302,46 @@ impl Found<'_> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn find_in_turn(
+/// The turn being read: its index, the identifiers of each of its segments, and the task's own
+/// words (see `opening`).
+struct Here<'a> {
     i: usize,
-    turn: &Turn,
-    seg_ids: &[Vec<(usize, usize)>],
+    turn: &'a Turn,
+    seg_ids: &'a [Vec<(usize, usize)>],
+    task: &'a str,
+}
+
+/// The first words of a text (up to about 60 bytes, on a char boundary), when it has that many:
+/// enough to tell a quotation of it.
+fn opening(t: &str) -> &str {
+    let t = t.trim();
+    if t.len() < 40 {
+        return "";
+    }
+    let mut end = 60.min(t.len());
+    while !t.is_char_boundary(end) {
+        end -= 1;
+    }
+    &t[..end]
+}
+
+fn find_in_turn(
+    here: Here,
     traj: &Trajectory,
     lex: &Lexicon,
     infos: &[CallInfo],
     vis: &Visible,
     facts: &mut Vec<Fact>,
 ) {
+    let Here {
+        i,
+        turn,
+        seg_ids,
+        task,
+    } = here;
+    // Whether the turn quotes the task: then "the original request" is restated in it.
+    let quotes_task =
+        || !task.is_empty() && turn.segments.iter().any(|s| s.text.text.contains(task));
     let mut found = Found {
         turn: i,
         traj,
@@ -586,6 +630,9 @@ fn find_in_turn(
                 let b = b.as_str().to_lowercase();
                 b.contains("original") || b.contains("initial") || b.contains("former")
             });
+            if first_cue && TASK_NOUNS.contains(&noun.to_lowercase().as_str()) && quotes_task() {
+                continue;
+            }
             if first_cue {
                 others.push(vis.noun_first.get(&stem(noun)).copied());
             }
@@ -971,6 +1018,9 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
         Restated::No
     }
 }
+
+/// What "the original X" calls the task a log starts from.
+const TASK_NOUNS: &[&str] = &["request", "task", "question", "query", "prompt", "problem"];
 
 /// Words after "that" that make it a complementizer ("shows that the test fails").
 const DETERMINERS: &[&str] = &[
