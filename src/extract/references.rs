@@ -285,7 +285,6 @@ impl Found<'_> {
     }
 
     /// Records the reference at `text[s..e]`, bound as `bind` says.
-    #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
         subkind: Subkind,
@@ -311,7 +310,7 @@ struct Here<'a> {
     task: &'a str,
 }
 
-/// The first words of a text (up to about 60 bytes, on a char boundary), when it has that many:
+/// The first 60 bytes or so of a text (on a char boundary), or nothing for a text under 40:
 /// enough to tell a quotation of it.
 fn opening(t: &str) -> &str {
     let t = t.trim();
