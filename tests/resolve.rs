@@ -255,6 +255,22 @@ fn a_report_of_looking_done_discharges_the_look() {
 }
 
 #[test]
+fn a_list_of_details_asked_for_is_no_plan() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Book me flight HAT088 in economy."},
+        {"role": "assistant", "content": "To proceed with booking the flight HAT088 in Economy class, I'll need the following details:\n\n1. Passenger information (first name, last name, date of birth)\n2. Payment method\n\nThen I'll do the following:\n\n1. Check seat availability on HAT088.\n2. Book the seat."},
+    ]));
+    let steps: Vec<&str> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect();
+    assert_eq!(
+        steps,
+        ["Check seat availability on HAT088.", "Book the seat."]
+    );
+}
+
+#[test]
 fn a_verb_alone_is_what_the_turn_s_call_does() {
     let a = analyse(json!([
         {"role": "user", "content": "The handler is too clever; fix it."},

@@ -1105,7 +1105,10 @@ fn plan_steps(
         let header = sents[..first].iter().rev().take(window).any(|s| {
             let h = &text.text[s.start..s.end];
             let lower = h.to_lowercase();
+            // ("I'll need the following details:" asks the reader for things, as a sentence
+            // that is no commitment does: what follows is no plan of the writer's.)
             lex.plan_header.is_match(h)
+                && !lex.not_commitment.is_match(h)
                 && !h.contains("I did")
                 && !lower.contains("summary")
                 && (!named_plan_only || lower.contains("plan"))
