@@ -271,6 +271,23 @@ fn a_list_of_details_asked_for_is_no_plan() {
 }
 
 #[test]
+fn the_reader_s_wishes_read_back_for_confirmation_are_no_plan() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Move me to HAT072, upgrade me and add two bags."},
+        {"role": "assistant", "content": "To confirm, you would like to:\n\n- Change your outgoing flight to Flight HAT072 departing on May 19, 2024, at 9:00 AM EST from IAH to SFO.\n- Upgrade to business class.\n- Add 2 checked bags (which are free for your membership tier).\n\nPlease confirm if you would like to proceed with these changes."},
+        {"role": "user", "content": "Yes, please go ahead."},
+        {"role": "assistant", "content": "Updating the reservation now.",
+         "tool_calls": [call("c1", "update_reservation_flights", json!({"reservation_id": "XEHM4B", "cabin": "business"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"reservation_id\": \"XEHM4B\"}"},
+    ]));
+    let steps: Vec<&str> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.text.as_str())
+        .collect();
+    assert!(steps.is_empty(), "{steps:?}");
+}
+
+#[test]
 fn a_verb_alone_is_what_the_turn_s_call_does() {
     let a = analyse(json!([
         {"role": "user", "content": "The handler is too clever; fix it."},
