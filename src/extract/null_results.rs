@@ -793,15 +793,18 @@ mod tests {
         text_verdict(&t, &lex(), CallKind::Unknown).map(|h| h.subkind)
     }
 
+    /// `line` as line `at` of an output whose other `n` lines are `filler` (numbered): past the
+    /// head and tail lines a command's output is judged by.
+    fn amid(line: &str, filler: &str, n: usize, at: usize) -> String {
+        let mut lines: Vec<String> = (0..n).map(|k| format!("{filler} {k}")).collect();
+        lines.insert(at, line.to_string());
+        lines.join("\n")
+    }
+
     #[test]
     fn a_site_s_error_banner_is_a_failure_wherever_the_page_shows_it() {
-        // A page read top to bottom (OCR of a screenshot): the banner sits mid-way, past the
-        // lines a command's output is judged by.
-        let page = |banner: &str| {
-            let mut lines: Vec<String> = (0..30).map(|k| format!("Menu item {k}")).collect();
-            lines.insert(10, banner.to_string());
-            lines.join("\n")
-        };
+        // A page read top to bottom (OCR of a screenshot): the banner sits mid-way.
+        let page = |banner: &str| amid(banner, "Menu item", 30, 10);
         for banner in [
             "We experienced an issue returning your results. Please try again.",
             "Something went wrong. Refresh the page.",
@@ -816,11 +819,7 @@ mod tests {
     #[test]
     fn a_runtime_s_crash_report_is_a_failure_anywhere_in_the_output() {
         // `mix test | tail -50`: the crash sits above a stack trace longer than the tail read.
-        let output = |crash: &str| {
-            let mut lines: Vec<String> = (0..30).map(|k| format!("Compiling {k} files")).collect();
-            lines.insert(10, crash.to_string());
-            lines.join("\n")
-        };
+        let output = |crash: &str| amid(crash, "Compiling files:", 30, 10);
         for crash in [
             "** (Mix) Could not start application opentelemetry: exited in: :opentelemetry_app.start(:normal, [])",
             "        ** (BadMapError) expected a map, got: []",
@@ -839,11 +838,7 @@ mod tests {
 
     #[test]
     fn a_search_summary_saying_its_results_lack_the_answer_is_not_found_wherever_it_says_it() {
-        let summary = |sentence: &str| {
-            let mut lines: Vec<String> = (0..18).map(|k| format!("Link {k}: a page")).collect();
-            lines.insert(8, sentence.to_string());
-            lines.join("\n")
-        };
+        let summary = |sentence: &str| amid(sentence, "A linked page:", 18, 8);
         for sentence in [
             "The results show the installer, but they don't contain specific information about how it works with credo.",
             "The latest version numbers weren't fully detailed in these search results.",
