@@ -80,14 +80,14 @@ fn main() {
     // First, once, as a CLI run does it: the regexes' automata and the token memo start empty
     // and are built on first use. The rounds below measure the warm steady state.
     let cold = {
-        let t = Instant::now();
+        let first = Instant::now();
         for s in &sources {
             let out = trajlint::formats::read(&s.bytes, None);
-            for t in &out.trajectories {
-                std::hint::black_box(trajlint::analysis::analyze(t, &s.bytes, &lex));
+            for traj in &out.trajectories {
+                std::hint::black_box(trajlint::analysis::analyze(traj, &s.bytes, &lex));
             }
         }
-        t.elapsed()
+        first.elapsed()
     };
 
     let rounds = 5;
