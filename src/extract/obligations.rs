@@ -1379,6 +1379,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_things_after_a_verb_are_found_past_separators_of_several_bytes() {
+        // An em dash is three bytes: the verb's end is a byte offset into this text.
+        let lex = Lexicon::builtin();
+        let plain = ChunkWords::of("check the config files and the priv directory", &lex);
+        let dashed = ChunkWords::of(
+            "— — — — check the config files and the priv directory",
+            &lex,
+        );
+        assert_eq!(plain.conjuncts.len(), 2, "{:?}", plain.conjuncts);
+        assert_eq!(dashed.conjuncts, plain.conjuncts);
+    }
+
+    #[test]
     fn chunks_split_actions() {
         assert_eq!(
             chunks("check the config files and the priv directory"),

@@ -82,15 +82,12 @@ fn trim(text: &str, s: usize, e: usize) -> (usize, usize) {
     (s + lead, e.saturating_sub(trail).max(s + lead))
 }
 
-/// Lowercased word tokens (letters, digits, `_`), with their byte offsets.
+/// Word tokens (letters, digits, `_`), as written, with their byte offsets. (A separator may
+/// be several bytes long, an em dash or a curly quote: offsets come from the slices.)
 pub fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .scan(0usize, move |pos, w| {
-            let at = *pos;
-            *pos += w.len() + 1;
-            Some((at, w))
-        })
-        .filter(|(_, w)| !w.is_empty())
+        .filter(|w| !w.is_empty())
+        .map(move |w| (offset_in(text, w), w))
 }
 
 /// Where `part` (a sub-slice of `whole`) starts in it.
@@ -281,6 +278,18 @@ mod tests {
 
     fn texts(t: &str) -> Vec<&str> {
         sentences(t).iter().map(|s| &t[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn token_offsets_survive_separators_of_several_bytes() {
+        // Em dashes and curly quotes are three bytes each: an offset counted as one byte per
+        // separator lands inside them.
+        let t = "——— \u{201c}check\u{201d} — tasks 1 and 2";
+        for (at, w) in tokens(t) {
+            assert_eq!(&t[at..at + w.len()], w);
+        }
+        let words: Vec<&str> = tokens(t).map(|(_, w)| w).collect();
+        assert_eq!(words, ["check", "tasks", "1", "and", "2"]);
     }
 
     #[test]
