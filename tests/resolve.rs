@@ -865,6 +865,32 @@ fn a_short_id_binds_to_where_its_full_form_was_defined() {
 }
 
 #[test]
+fn a_tracked_item_by_its_number_points_at_the_result_that_showed_its_id() {
+    let show = |id: &str, args: &str| call(id, "bash", json!({ "command": args }));
+    let a = analyse(json!([
+        {"role": "user", "content": "Work through the epic's tasks."},
+        {"role": "assistant", "content": "", "tool_calls": [show("c1", "bd show spotter-4te")]},
+        {"role": "tool", "tool_call_id": "c1",
+         "content": "spotter-4te · OTEL epic\nCHILDREN\n  spotter-4te.1 · Set up tracing\n  spotter-4te.5 · Trace LiveView events\n  spotter-4te.6 · Add OTEL regression tests"},
+        {"role": "assistant", "content": "Let me claim task 6 and tasks 4 and 5 after it.",
+         "tool_calls": [show("c2", "bd update spotter-4te.6 --status in_progress")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Updated"},
+        // Restated on its line, written out, or a list marker after a colon: no reference.
+        {"role": "assistant", "content": "Now task 5: Trace LiveView events. Then spotter-4te.6 (task 6). In order:\n\n1. run the tests"},
+    ]));
+    let ids: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Identifier])
+        .into_iter()
+        .map(|f| (f.turn, f.text.as_str(), f.antecedent.map(|l| l.turn)))
+        .collect();
+    // "tasks 4 and 5": no item 4 was shown, item 5 was.
+    assert_eq!(
+        ids,
+        [(3, "task 6", Some(2)), (3, "tasks 4 and 5", Some(2))],
+        "{ids:?}"
+    );
+}
+
+#[test]
 fn an_id_binds_to_the_result_that_gives_its_record_and_lists_of_ids_are_not_restatements() {
     let details = |id: &str, code: &str| {
         call(

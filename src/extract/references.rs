@@ -88,6 +88,9 @@ struct Visible {
     /// Short forms prose uses for a longer id: `gqc.4` for `spotter-gqc.4`, `6276644` for
     /// `gift_card_6276644`.
     id_alias: HashMap<String, String>,
+    /// The number a tracked item goes by in prose ("task 6"), to the latest id shown ending in
+    /// it (`spotter-4te.6`).
+    numbered: HashMap<String, String>,
 }
 
 impl Visible {
@@ -748,6 +751,75 @@ fn find_in_turn(
                 &others,
             );
         }
+        // A tracked item by its number ("Let me claim task 6", "Tasks 4 and 5 are ready")
+        // after a turn showed its id (`spotter-4te.6`): the number stands for that id.
+        let mut words = tokens(t).peekable();
+        while let Some((ns, noun)) = words.next() {
+            if !lex.record_nouns.contains(&noun.to_ascii_lowercase()) || !in_prose(ns) {
+                continue;
+            }
+            // The numbers right after the noun: "task 4", "tasks 4, 5 and 6", "issue #12".
+            let mut numbers: Vec<(usize, &str)> = Vec::new();
+            let mut after = ns + noun.len();
+            while let Some(&(k, w)) = words.peek() {
+                if !numbers.is_empty() && matches!(w, "and" | "or") {
+                    words.next();
+                    continue;
+                }
+                let number = w.len() <= 3 && w.bytes().all(|b| b.is_ascii_digit());
+                let gap = &t[after..k];
+                let joins = if numbers.is_empty() {
+                    matches!(gap, " " | " #")
+                } else {
+                    matches!(gap, ", " | " and " | " or " | ", and " | ", or ")
+                };
+                if !(number && joins) {
+                    break;
+                }
+                numbers.push((k, w));
+                after = k + w.len();
+                words.next();
+            }
+            let items: Vec<(usize, &IdSeen)> = numbers
+                .iter()
+                .filter_map(|&(k, number)| {
+                    let full = vis.numbered.get(number)?;
+                    let seen = vis.ids.get(full)?;
+                    // (Not when the turn writes the id out itself: "tasks 1 and 2" above
+                    // its own list "1. **spotter-gqc.1** …".)
+                    let written = turn
+                        .segments
+                        .iter()
+                        .any(|s| s.text.text.contains(full.as_str()));
+                    (!written).then_some((k + number.len(), seen))
+                })
+                .collect();
+            let (Some(&(_, first)), Some(&(e, _))) = (items.first(), items.last()) else {
+                continue;
+            };
+            // ("Now task 5: Trace LiveView …", "Task 2 (TranscriptRenderer + JS hook)" say what
+            // it is; "Commit task 6:" before the call does not.)
+            let introduces_calls = t[e..]
+                .trim_start_matches(['*', ' '])
+                .strip_prefix(':')
+                .is_some_and(|rest| rest.trim().is_empty());
+            if found.claims(ns) || restated(t, ns, e) != Restated::No && !introduces_calls {
+                continue;
+            }
+            let others: Vec<Option<usize>> = items
+                .iter()
+                .flat_map(|(_, seen)| [seen.defining(), seen.first, seen.latest])
+                .map(Some)
+                .collect();
+            found.push(
+                Subkind::Identifier,
+                text,
+                ns,
+                e,
+                Some(first.defining()),
+                &others,
+            );
+        }
     }
 }
 
@@ -1155,6 +1227,16 @@ fn see_id(vis: &mut Visible, id: &str, i: usize, is_result: bool) {
     }
     if seen.first == i {
         alias(vis, id);
+    }
+    // A tracker's item (`spotter-4te.6`) goes by its number: the latest one shown wins.
+    if let Some((head, number)) = id.rsplit_once('.') {
+        if (1..=3).contains(&number.len())
+            && number.bytes().all(|b| b.is_ascii_digit())
+            && head.bytes().any(|b| b.is_ascii_alphabetic())
+            && vis.numbered.get(number).is_none_or(|latest| latest != id)
+        {
+            vis.numbered.insert(number.to_string(), id.to_string());
+        }
     }
 }
 
