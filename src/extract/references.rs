@@ -758,28 +758,7 @@ fn find_in_turn(
             if !lex.record_nouns.contains(&noun.to_ascii_lowercase()) || !in_prose(ns) {
                 continue;
             }
-            // The numbers right after the noun: "task 4", "tasks 4, 5 and 6", "issue #12".
-            let mut numbers: Vec<(usize, &str)> = Vec::new();
-            let mut after = ns + noun.len();
-            while let Some(&(k, w)) = words.peek() {
-                if !numbers.is_empty() && matches!(w, "and" | "or") {
-                    words.next();
-                    continue;
-                }
-                let number = w.len() <= 3 && w.bytes().all(|b| b.is_ascii_digit());
-                let gap = &t[after..k];
-                let joins = if numbers.is_empty() {
-                    matches!(gap, " " | " #")
-                } else {
-                    matches!(gap, ", " | " and " | " or " | ", and " | ", or ")
-                };
-                if !(number && joins) {
-                    break;
-                }
-                numbers.push((k, w));
-                after = k + w.len();
-                words.next();
-            }
+            let numbers = numbers_after(t, ns + noun.len(), &mut words);
             let items: Vec<(usize, &IdSeen)> = numbers
                 .iter()
                 .filter_map(|&(k, number)| {
@@ -821,6 +800,36 @@ fn find_in_turn(
             );
         }
     }
+}
+
+/// The numbers right after a noun ending at `from`, taken from `words`: "task 4", "tasks 4, 5
+/// and 6", "issue #12" (not a list's "1." after "order:\n\n").
+fn numbers_after<'t>(
+    t: &'t str,
+    from: usize,
+    words: &mut std::iter::Peekable<impl Iterator<Item = (usize, &'t str)>>,
+) -> Vec<(usize, &'t str)> {
+    let mut numbers = Vec::new();
+    let mut after = from;
+    while let Some(&(k, w)) = words.peek() {
+        if !numbers.is_empty() && matches!(w, "and" | "or") {
+            words.next();
+            continue;
+        }
+        let number = w.len() <= 3 && w.bytes().all(|b| b.is_ascii_digit());
+        let joins = if numbers.is_empty() {
+            matches!(&t[after..k], " " | " #")
+        } else {
+            matches!(&t[after..k], ", " | " and " | " or " | ", and " | ", or ")
+        };
+        if !(number && joins) {
+            break;
+        }
+        numbers.push((k, w));
+        after = k + w.len();
+        words.next();
+    }
+    numbers
 }
 
 /// The turn where the thing this turn's calls act on was defined, when their arguments name an
