@@ -877,6 +877,9 @@ fn a_tracked_item_by_its_number_points_at_the_result_that_showed_its_id() {
         {"role": "tool", "tool_call_id": "c2", "content": "Updated"},
         // Restated on its line, written out, or a list marker after a colon: no reference.
         {"role": "assistant", "content": "Now task 5: Trace LiveView events. Then spotter-4te.6 (task 6). In order:\n\n1. run the tests"},
+        // A colon that ends the text introduces the call, not what the id is.
+        {"role": "assistant", "content": "Tests pass. Let me commit spotter-4te.5:",
+         "tool_calls": [show("c3", "git commit -am 'Trace LiveView events'")]},
     ]));
     let ids: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Identifier])
         .into_iter()
@@ -885,7 +888,11 @@ fn a_tracked_item_by_its_number_points_at_the_result_that_showed_its_id() {
     // "tasks 4 and 5": no item 4 was shown, item 5 was.
     assert_eq!(
         ids,
-        [(3, "task 6", Some(2)), (3, "tasks 4 and 5", Some(2))],
+        [
+            (3, "task 6", Some(2)),
+            (3, "tasks 4 and 5", Some(2)),
+            (6, "spotter-4te.5", Some(2))
+        ],
         "{ids:?}"
     );
 }

@@ -718,7 +718,8 @@ fn find_in_turn(
             // HSR97W are on the same day".)
             match restated(t, s, e) {
                 Restated::No => {}
-                Restated::Particulars => continue,
+                Restated::Particulars if !ends_on_a_colon(t, e) => continue,
+                Restated::Particulars => {}
                 Restated::Record => {
                     restated_here.push(id);
                     continue;
@@ -776,13 +777,9 @@ fn find_in_turn(
             let (Some(&(_, first)), Some(&(e, _))) = (items.first(), items.last()) else {
                 continue;
             };
-            // ("Now task 5: Trace LiveView …", "Task 2 (TranscriptRenderer + JS hook)" say what
-            // it is; "Commit task 6:" before the call does not.)
-            let introduces_calls = t[e..]
-                .trim_start_matches(['*', ' '])
-                .strip_prefix(':')
-                .is_some_and(|rest| rest.trim().is_empty());
-            if found.claims(ns) || restated(t, ns, e) != Restated::No && !introduces_calls {
+            // ("Now task 5: Trace LiveView …" and "Task 2 (TranscriptRenderer + JS hook)" say
+            // what it is.)
+            if found.claims(ns) || restated(t, ns, e) != Restated::No && !ends_on_a_colon(t, e) {
                 continue;
             }
             let others: Vec<Option<usize>> = items
@@ -800,6 +797,15 @@ fn find_in_turn(
             );
         }
     }
+}
+
+/// Whether an id ending at `e` ends its text on a colon ("Commit task 6:" before the call):
+/// the colon introduces what the turn does next, not what the id is.
+fn ends_on_a_colon(t: &str, e: usize) -> bool {
+    t[e..]
+        .trim_start_matches(['*', '`', ' '])
+        .strip_prefix(':')
+        .is_some_and(|rest| rest.trim().is_empty())
 }
 
 /// The numbers right after a noun ending at `from`, taken from `words`: "task 4", "tasks 4, 5
