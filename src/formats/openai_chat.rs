@@ -16,9 +16,10 @@
 //! failed tool call as `Error: <exception>`, so in tau-bench containers that prefix sets `is_error`.
 
 use super::{expect_document, jsonl_objects, kind_name, push_content, ReadOutput, Shape};
-use crate::json::{Doc, Kind, Value};
+use crate::json::{self, Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
+use crate::text::Text;
 use std::collections::HashSet;
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
@@ -406,7 +407,9 @@ pub fn assistant_turn(d: &Doc, m: &Value, span: Span) -> Turn {
                 .get(f, "arguments")
                 .filter(|a| matches!(a.kind, Kind::Str { .. }))
             {
-                push_content(d, a, SegmentKind::Prose, &mut turn);
+                if let Some(args) = d.text(a) {
+                    turn.push_text(SegmentKind::Prose, thought_of(args));
+                }
             }
         }
     }
@@ -481,6 +484,24 @@ fn record_id(d: &Doc, v: &Value) -> Option<String> {
     .find_map(|k| d.get(v, k).and_then(|x| id_string(d, x)))
 }
 
+/// What a think call thinks: its arguments are JSON (`{"thought": "Calculate the total …"}`),
+/// and the thought, not the JSON around it, is the assistant's text. (Escapes inside the thought
+/// stay as written: the slice keeps its offsets into the file exact.)
+fn thought_of(args: Text) -> Text {
+    let bytes = args.text.as_bytes();
+    let field = json::parse_all(bytes).ok().and_then(|v| {
+        let thought = json::Doc::new(bytes).get(&v, "thought")?;
+        match thought.kind {
+            Kind::Str { content, .. } => Some(content),
+            _ => None,
+        }
+    });
+    match field {
+        Some(content) => args.slice(content.start, content.end),
+        None => args,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,6 +537,24 @@ mod tests {
                 assert_eq!(crate::text::decode(raw, s.text.encoding), s.text.text);
             }
         }
+    }
+
+    #[test]
+    fn a_think_call_s_thought_is_the_assistant_s_text_without_its_json() {
+        let src = r#"[{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "think", "arguments": "{\"thought\":\"Calculate the cost, then compare.\"}"}}]},
+ {"role": "tool", "tool_call_id": "c1", "name": "think", "content": ""}]"#;
+        let out = read_as(src);
+        let turn = &out.trajectories[0].turns[0];
+        assert_eq!(seg(turn, 0).text, "Calculate the cost, then compare.");
+        let span = seg(turn, 0).span;
+        assert_eq!(
+            &src[span.start..span.end],
+            "Calculate the cost, then compare."
+        );
+        // Arguments that are not such an object stay whole.
+        let src = r#"[{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "think", "arguments": "plain words"}}]}]"#;
+        let out = read_as(src);
+        assert_eq!(seg(&out.trajectories[0].turns[0], 0).text, "plain words");
     }
 
     #[test]
