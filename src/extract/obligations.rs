@@ -1379,6 +1379,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn focusing_on_a_thing_is_looking_at_it() {
+        // "we need to focus on the timeline first": owed until a call reads it.
+        let lex = Lexicon::builtin();
+        let words = ChunkWords::of("focus on the `ast` and `expr` directories", &lex);
+        assert!(
+            words.families.iter().any(|f| f == "read"),
+            "{:?}",
+            words.families
+        );
+    }
+
+    #[test]
     fn the_things_after_a_verb_are_found_past_separators_of_several_bytes() {
         // An em dash is three bytes: the verb's end is a byte offset into this text.
         let lex = Lexicon::builtin();
