@@ -63,6 +63,9 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
                 push(&mut out, start, i + 1);
                 start = i + 1;
             }
+        } else if !in_fence && c == b'.' && glued_sentence_start(text, i) {
+            push(&mut out, start, i + 1);
+            start = i + 1;
         }
         i += 1;
     }
@@ -73,6 +76,27 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         push(&mut out, start, b.len());
     }
     out
+}
+
+/// Whether the period at `dot` ends a sentence whose next one starts right after it, with no
+/// space ("a static message.Next, I'll check", "this version of Perl.Let's try"): a word
+/// before it and a word that opens sentences after it. ("fmt.Println" or "forms.pl" do not.)
+fn glued_sentence_start(text: &str, dot: usize) -> bool {
+    const OPENERS: [&str; 22] = [
+        "Let", "Let's", "Next", "Now", "Then", "The", "This", "That", "It", "It's", "I", "I'll",
+        "We", "We'll", "You", "However", "So", "But", "If", "Since", "Finally", "First",
+    ];
+    let before_is_word = text[..dot]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_lowercase());
+    let rest = &text[dot + 1..];
+    let word_len = rest
+        .find(|c: char| !(c.is_ascii_alphabetic() || c == '\''))
+        .unwrap_or(rest.len());
+    before_is_word
+        && rest[word_len..].starts_with([' ', ','])
+        && OPENERS.contains(&&rest[..word_len])
 }
 
 fn trim(text: &str, s: usize, e: usize) -> (usize, usize) {
@@ -278,6 +302,26 @@ mod tests {
 
     fn texts(t: &str) -> Vec<&str> {
         sentences(t).iter().map(|s| &t[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn a_sentence_glued_to_the_last_one_still_starts_a_sentence() {
+        assert_eq!(
+            texts(
+                "It returns a static message.Next, I'll check forms.pl and call fmt.Println here."
+            ),
+            [
+                "It returns a static message.",
+                "Next, I'll check forms.pl and call fmt.Println here."
+            ]
+        );
+        assert_eq!(
+            texts("It may not work with this version of Perl.Let's try the file option."),
+            [
+                "It may not work with this version of Perl.",
+                "Let's try the file option."
+            ]
+        );
     }
 
     #[test]
