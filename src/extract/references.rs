@@ -754,9 +754,16 @@ fn find_in_turn(
         }
         // A tracked item by its number ("Let me claim task 6", "Tasks 4 and 5 are ready")
         // after a turn showed its id (`spotter-4te.6`): the number stands for that id.
-        let mut words = tokens(t).peekable();
+        // (Most logs show no such id: then there is nothing to read.)
+        let mut words = tokens(if vis.numbered.is_empty() { "" } else { t }).peekable();
         while let Some((ns, noun)) = words.next() {
-            if !lex.record_nouns.contains(&noun.to_ascii_lowercase()) || !in_prose(ns) {
+            let number_next = words
+                .peek()
+                .is_some_and(|&(_, w)| w.bytes().all(|b| b.is_ascii_digit()));
+            if !number_next
+                || !lex.record_nouns.contains(&noun.to_ascii_lowercase())
+                || !in_prose(ns)
+            {
                 continue;
             }
             let numbers = numbers_after(t, ns + noun.len(), &mut words);

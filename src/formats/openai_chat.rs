@@ -490,7 +490,7 @@ fn record_id(d: &Doc, v: &Value) -> Option<String> {
 fn thought_of(args: Text) -> Text {
     let bytes = args.text.as_bytes();
     let field = json::parse_all(bytes).ok().and_then(|v| {
-        let thought = json::Doc::new(bytes).get(&v, "thought")?;
+        let thought = Doc::new(bytes).get(&v, "thought")?;
         match thought.kind {
             Kind::Str { content, .. } => Some(content),
             _ => None,
