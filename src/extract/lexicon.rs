@@ -3,6 +3,7 @@
 //! file's line, so a typo in a user lexicon is not silently ignored.
 
 use regex::{Regex, RegexBuilder};
+use regex_automata::{meta, util::syntax, MatchKind};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -165,7 +166,7 @@ struct ReferenceLists {
 /// Classes are ASCII (see `ascii_classes`).
 #[derive(Debug, Clone)]
 pub struct Patterns {
-    any: Option<Regex>,
+    any: Option<meta::Regex>,
 }
 
 /// Word boundaries and the classes `\w`, `\d`, `\s` (and their negations) made ASCII, leaving
@@ -217,17 +218,37 @@ fn ascii_classes(p: &str) -> String {
     out
 }
 
-fn build(p: &str) -> Result<Regex, regex::Error> {
-    RegexBuilder::new(p)
-        .case_insensitive(true)
-        .multi_line(true)
-        .dfa_size_limit(16 << 20)
-        .build()
+/// One list's alternation, as `regex::RegexBuilder` would build it (leftmost-first, UTF-8,
+/// case-insensitive, multi-line), with a say over the literal prefilter: working one out of a
+/// large case-insensitive alternation is most of its compile time, and its literals are then
+/// too many to search for anyway.
+fn build(p: &str, prefilter: bool) -> Result<meta::Regex, Box<meta::BuildError>> {
+    meta::Regex::builder()
+        .configure(
+            meta::Config::new()
+                .match_kind(MatchKind::LeftmostFirst)
+                .utf8_empty(true)
+                .auto_prefilter(prefilter)
+                .nfa_size_limit(Some(10 << 20))
+                .hybrid_cache_capacity(16 << 20),
+        )
+        .syntax(
+            syntax::Config::new()
+                .utf8(true)
+                .case_insensitive(true)
+                .multi_line(true),
+        )
+        .build(p)
+        .map_err(Box::new)
 }
+
+/// Lists longer than this compile without a literal prefilter (see `build`).
+const PREFILTER_PATTERNS: usize = 3;
 
 impl Patterns {
     fn new(list: &[String], what: &str) -> Result<Patterns, String> {
-        let err = |e: regex::Error| format!("lexicon list `{what}`: {e}");
+        let err = |e: &dyn std::fmt::Display| format!("lexicon list `{what}`: {e}");
+        let prefilter = list.len() <= PREFILTER_PATTERNS;
         let list: Vec<String> = list.iter().map(|p| ascii_classes(p)).collect();
         let any = if list.is_empty() {
             None
@@ -237,12 +258,18 @@ impl Patterns {
                 .map(|p| format!("(?:{p})"))
                 .collect::<Vec<_>>()
                 .join("|");
-            match build(&alternation) {
+            match build(&alternation, prefilter) {
                 Ok(r) => Some(r),
                 // Name the pattern at fault, not the whole alternation.
+                // (The regex crate's own error shows where the pattern goes wrong.)
                 Err(e) => {
-                    let first_bad = list.iter().find_map(|p| build(p).err());
-                    return Err(err(first_bad.unwrap_or(e)));
+                    let first_bad = list
+                        .iter()
+                        .find_map(|p| RegexBuilder::new(p).case_insensitive(true).build().err());
+                    return Err(match first_bad {
+                        Some(bad) => err(&bad),
+                        None => err(&e),
+                    });
                 }
             }
         };
@@ -659,6 +686,21 @@ mod tests {
         )])
         .unwrap();
         assert!(extra.not_found.is_match("Zaphod"));
+    }
+
+    #[test]
+    fn a_bad_pattern_is_named_with_its_list_and_where_it_goes_wrong() {
+        let err = Lexicon::with_extra(&[(
+            "mine.toml".into(),
+            "[null_result]\nnot_found = ['zaphod', '(unclosed']\n".into(),
+        )])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("null_result.not_found"), "{err}");
+        assert!(
+            err.contains("(unclosed") && err.contains("unclosed group"),
+            "{err}"
+        );
     }
 
     #[test]
