@@ -866,20 +866,19 @@ fn a_short_id_binds_to_where_its_full_form_was_defined() {
 
 #[test]
 fn a_tracked_item_by_its_number_points_at_the_result_that_showed_its_id() {
-    let show = |id: &str, args: &str| call(id, "bash", json!({ "command": args }));
     let a = analyse(json!([
         {"role": "user", "content": "Work through the epic's tasks."},
-        {"role": "assistant", "content": "", "tool_calls": [show("c1", "bd show spotter-4te")]},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c1", "bd show spotter-4te")]},
         {"role": "tool", "tool_call_id": "c1",
          "content": "spotter-4te · OTEL epic\nCHILDREN\n  spotter-4te.1 · Set up tracing\n  spotter-4te.5 · Trace LiveView events\n  spotter-4te.6 · Add OTEL regression tests"},
         {"role": "assistant", "content": "Let me claim task 6 and tasks 4 and 5 after it.",
-         "tool_calls": [show("c2", "bd update spotter-4te.6 --status in_progress")]},
+         "tool_calls": [bash("c2", "bd update spotter-4te.6 --status in_progress")]},
         {"role": "tool", "tool_call_id": "c2", "content": "Updated"},
         // Restated on its line, written out, or a list marker after a colon: no reference.
         {"role": "assistant", "content": "Now task 5: Trace LiveView events. Then spotter-4te.6 (task 6). In order:\n\n1. run the tests"},
         // A colon that ends the text introduces the call, not what the id is.
         {"role": "assistant", "content": "Tests pass. Let me commit spotter-4te.5:",
-         "tool_calls": [show("c3", "git commit -am 'Trace LiveView events'")]},
+         "tool_calls": [bash("c3", "git commit -am 'Trace LiveView events'")]},
     ]));
     let ids: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Identifier])
         .into_iter()
