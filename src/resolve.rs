@@ -676,7 +676,9 @@ fn resolve_with_prose(
                         || instructs(sentence, lex)
                 })
             };
-            let cue_done = lex.done.is_match(sentence) || lex.dropped.is_match(sentence);
+            let cue_done = lex.done.is_match(sentence)
+                || lex.dropped.is_match(sentence)
+                || lex.reported.is_match(sentence) && !prospective();
             if assistant
                 && k < 3
                 && first_sentences_with_cue.is_none()

@@ -255,6 +255,25 @@ fn a_report_of_looking_done_discharges_the_look() {
 }
 
 #[test]
+fn a_report_in_the_perfect_discharges_what_it_names_unless_it_looks_ahead() {
+    let convo = |report: &str| {
+        analyse(json!([
+            {"role": "user", "content": "Find the quote on page 45 of the article by Greetham."},
+            {"role": "assistant", "name": "Verification_Expert", "content": "I will start by retrieving the original article from Project MUSE."},
+            {"role": "assistant", "name": "Verification_Expert", "content": report},
+        ]))
+    };
+    let status = |a: &Annotated| commitments(a).first().map(|f| f.status);
+    let a = convo("I have successfully retrieved the article. The quote is on page 46.");
+    assert_eq!(status(&a), Some(Status::Discharged));
+    let a = convo("The original article has been retrieved; the quote is on page 46.");
+    assert_eq!(status(&a), Some(Status::Discharged));
+    // A perfect inside a promise is a condition, not a report.
+    let a = convo("I will compare the quote once we have retrieved the original article.");
+    assert_eq!(commitments(&a)[0].status, Status::Open);
+}
+
+#[test]
 fn a_list_of_details_asked_for_is_no_plan() {
     let a = analyse(json!([
         {"role": "user", "content": "Book me flight HAT088 in economy."},

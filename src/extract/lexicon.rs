@@ -87,6 +87,8 @@ struct ObligationLists {
     #[serde(default)]
     done: Vec<String>,
     #[serde(default)]
+    reported: Vec<String>,
+    #[serde(default)]
     dropped: Vec<String>,
     #[serde(default)]
     plan_header: Vec<String>,
@@ -335,6 +337,9 @@ pub struct Lexicon {
     pub deferred_modal: Patterns,
     pub immediate: Patterns,
     pub done: Patterns,
+    /// A report in the perfect ("I have retrieved the article"): done, unless the sentence
+    /// looks ahead ("I will identify it once we have located the dissertation").
+    pub reported: Patterns,
     pub dropped: Patterns,
     pub plan_header: Patterns,
     /// A sentence introducing steps for the reader, not the agent ("you would need to:").
@@ -476,7 +481,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 29] = [
+        let lists: [(&[String], &str); 30] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -493,6 +498,7 @@ impl Lexicon {
             (&o.deferred_modal, "obligation.deferred_modal"),
             (&o.immediate, "obligation.immediate"),
             (&o.done, "obligation.done"),
+            (&o.reported, "obligation.reported"),
             (&o.dropped, "obligation.dropped"),
             (&o.plan_header, "obligation.plan_header"),
             (&o.for_the_reader, "obligation.for_the_reader"),
@@ -546,6 +552,7 @@ impl Lexicon {
             deferred_modal: next()?,
             immediate: next()?,
             done: next()?,
+            reported: next()?,
             dropped: next()?,
             plan_header: next()?,
             for_the_reader: next()?,
@@ -631,6 +638,7 @@ fn merge(into: &mut File, f: File) {
     o.deferred_modal.extend(f.obligation.deferred_modal);
     o.immediate.extend(f.obligation.immediate);
     o.done.extend(f.obligation.done);
+    o.reported.extend(f.obligation.reported);
     o.dropped.extend(f.obligation.dropped);
     o.plan_header.extend(f.obligation.plan_header);
     o.for_the_reader.extend(f.obligation.for_the_reader);
