@@ -58,6 +58,8 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
         {"role": "assistant", "content": "Once confirmed, I'll also need a payment method for the fare difference."},
         {"role": "assistant", "content": "I'll check the server logs next since I need the stack trace."},
         {"role": "assistant", "content": "I'll need a helper function to parse the ISO dates."},
+        // However long the clause before it.
+        {"role": "assistant", "content": "To proceed with downgrading the cabin class for your reservation, I'll need the reservation ID."},
     ]));
     let owed = commitments(&a);
     let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
