@@ -276,6 +276,27 @@ fn a_report_in_the_perfect_discharges_what_it_names_unless_it_looks_ahead() {
 }
 
 #[test]
+fn a_self_addressed_git_step_is_narration_only_when_the_turn_does_all_of_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Commit the fix."},
+        {"role": "assistant", "content": "Clean. Now stage and commit:",
+         "tool_calls": [bash("c1", "git add src/a.py && git commit -m 'Fix the parser'")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "[main 1a2b3c4] Fix the parser"},
+        {"role": "assistant", "content": "Now stage and commit:",
+         "tool_calls": [bash("c2", "git add src/b.py")]},
+        {"role": "tool", "tool_call_id": "c2", "content": ""},
+        {"role": "assistant", "content": "Now sync beads and push.",
+         "tool_calls": [bash("c3", "bd sync --from-main")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "synced"},
+        {"role": "assistant", "content": "",
+         "tool_calls": [bash("c4", "git commit -m 'Fix b' && git push")]},
+    ]));
+    let st: Vec<(usize, Status)> = commitments(&a).iter().map(|f| (f.turn, f.status)).collect();
+    assert_eq!(st, [(3, Status::Discharged), (5, Status::Discharged)]);
+    assert_eq!(commitments(&a)[0].resolved_by.map(|l| l.turn), Some(7));
+}
+
+#[test]
 fn a_list_of_details_asked_for_is_no_plan() {
     let a = analyse(json!([
         {"role": "user", "content": "Book me flight HAT088 in economy."},
