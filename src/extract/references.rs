@@ -11,7 +11,7 @@
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
-use super::words::{sentences, stem, strip_prefix_ci, tokens};
+use super::words::{sentences, stem, strip_prefix_ci, tokens, Sentence};
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
@@ -203,13 +203,17 @@ pub fn extract(
                 .collect()
         };
         if dialogue && vis.seen_dialogue {
-            let here = Here {
+            let reader = Reader {
                 i,
                 turn,
                 seg_ids: &ids,
                 task,
+                traj,
+                lex,
+                infos: calls.of_turn(i),
+                vis: &vis,
             };
-            find_in_turn(here, traj, lex, calls.of_turn(i), &vis, facts);
+            reader.find(facts);
         } else if dialogue {
             before_the_log(i, turn, lex, facts);
         }
@@ -304,15 +308,6 @@ impl Found<'_> {
     }
 }
 
-/// The turn being read: its index, the identifiers of each of its segments, and the task's own
-/// words (see `opening`).
-struct Here<'a> {
-    i: usize,
-    turn: &'a Turn,
-    seg_ids: &'a [Vec<(usize, usize)>],
-    task: &'a str,
-}
-
 /// The first 60 bytes or so of a text (on a char boundary), or nothing for a text under 40:
 /// enough to tell a quotation of it.
 fn opening(t: &str) -> &str {
@@ -327,54 +322,48 @@ fn opening(t: &str) -> &str {
     &t[..end]
 }
 
-fn find_in_turn(
-    here: Here,
-    traj: &Trajectory,
-    lex: &Lexicon,
-    infos: &[CallInfo],
-    vis: &Visible,
-    facts: &mut Vec<Fact>,
-) {
-    let Here {
-        i,
-        turn,
-        seg_ids,
-        task,
-    } = here;
-    // Whether the turn quotes the task: then "the original request" is restated in it.
-    let quotes_task =
-        || !task.is_empty() && turn.segments.iter().any(|s| s.text.text.contains(task));
-    let mut found = Found {
-        turn: i,
-        traj,
-        claimed: Vec::new(),
-        facts,
-    };
-    let shows_work = !turn.calls.is_empty();
-    // Whether the text so far left a fenced code block open: a reader may cut one block of
-    // code into several segments (Aider's edit blocks), the later ones starting inside it.
-    let mut in_fence = false;
-    // Ids whose record this turn has given: a later mention in the turn points at that.
-    let mut restated_here: Vec<&str> = Vec::new();
-    for (seg_index, (seg, ids)) in turn
-        .segments
-        .iter()
-        .zip(seg_ids)
-        .filter(|(s, _)| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
-        .enumerate()
-    {
-        let text = &seg.text;
+/// The turn being read for references: its index, the identifiers of each of its segments and
+/// the task's own words (see `opening`), with the log, the lexicon, the turn's calls and what
+/// earlier turns made visible.
+struct Reader<'a> {
+    i: usize,
+    turn: &'a Turn,
+    seg_ids: &'a [Vec<(usize, usize)>],
+    task: &'a str,
+    traj: &'a Trajectory,
+    lex: &'a Lexicon,
+    infos: &'a [CallInfo],
+    vis: &'a Visible,
+}
+
+/// One prose segment of the turn being read, with what every kind of reference asks of it.
+struct Segment<'a> {
+    /// Its place among the turn's prose segments (0: the turn's opening is in it).
+    index: usize,
+    text: &'a Text,
+    /// `text.text`.
+    t: &'a str,
+    sents: Vec<Sentence>,
+    /// Where the turn's opening ends: its first sentence, or two after a short interjection
+    /// (0 past the first segment).
+    opening_end: usize,
+    /// Where the code block this segment starts inside ends (0 when it starts in prose).
+    code_end: usize,
+    /// Where each list item ends, in order: whether two come before an offset is a binary
+    /// search, not a scan per match.
+    item_ends: Vec<usize>,
+}
+
+impl<'a> Segment<'a> {
+    fn new(index: usize, text: &'a Text, in_fence: bool) -> Segment<'a> {
         let t = text.text.as_str();
         let sents = sentences(t);
-        // Where the code block this segment starts inside ends (0 when it starts in prose).
         let code_end = if in_fence {
             fence_lines(t).next().map_or(t.len(), |(_, end)| end)
         } else {
             0
         };
-        in_fence ^= fence_lines(t).count() % 2 == 1;
-        // The opening of the turn: its first sentence, or two after a short interjection.
-        let opening_end = if seg_index == 0 {
+        let opening_end = if index == 0 {
             let mut k = 0;
             let mut end = 0;
             for s in &sents {
@@ -388,16 +377,72 @@ fn find_in_turn(
         } else {
             0
         };
-        // Where each list item of the text ends, in order: whether two come before an offset is
-        // a binary search, not a scan per match.
-        let item_ends: Vec<usize> = sents
+        let item_ends = sents
             .iter()
             .filter(|s| is_list_item(&t[s.start..s.end]).is_some())
             .map(|s| s.end)
             .collect();
-        let list_before = |at: usize| item_ends.partition_point(|&end| end <= at) >= 2;
+        Segment {
+            index,
+            text,
+            t,
+            sents,
+            opening_end,
+            code_end,
+            item_ends,
+        }
+    }
 
-        // Ordinals.
+    /// Whether at least two list items end before `at`.
+    fn list_before(&self, at: usize) -> bool {
+        self.item_ends.partition_point(|&end| end <= at) >= 2
+    }
+
+    /// Whether `at` is in a sentence of prose, not in a fenced code block (which no sentence
+    /// holds: code the turn writes restates its values).
+    fn in_prose(&self, at: usize) -> bool {
+        let k = self.sents.partition_point(|x| x.end <= at);
+        at >= self.code_end && self.sents.get(k).is_some_and(|x| x.start <= at)
+    }
+}
+
+impl Reader<'_> {
+    /// Finds the turn's references, segment by segment.
+    fn find(&self, facts: &mut Vec<Fact>) {
+        let mut found = Found {
+            turn: self.i,
+            traj: self.traj,
+            claimed: Vec::new(),
+            facts,
+        };
+        // Whether the text so far left a fenced code block open: a reader may cut one block of
+        // code into several segments (Aider's edit blocks), the later ones starting inside it.
+        let mut in_fence = false;
+        // Ids whose record this turn has given: a later mention in the turn points at that.
+        let mut restated_here: Vec<&str> = Vec::new();
+        for (index, (seg, ids)) in self
+            .turn
+            .segments
+            .iter()
+            .zip(self.seg_ids)
+            .filter(|(s, _)| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
+            .enumerate()
+        {
+            let seg = Segment::new(index, &seg.text, in_fence);
+            in_fence ^= fence_lines(seg.t).count() % 2 == 1;
+            // Each kind claims its words before the next looks: an ordinal's words are no
+            // description, a description's demonstrative no pronoun.
+            self.ordinals(&seg, &mut found);
+            self.descriptions(&seg, &mut found);
+            self.pronouns(&seg, &mut found);
+            self.identifiers(&seg, ids, &mut restated_here, &mut found);
+            self.tracked_items(&seg, &mut found);
+        }
+    }
+
+    /// Ordinals: "the second option", "the first of them".
+    fn ordinals(&self, seg: &Segment, found: &mut Found) {
+        let (lex, vis, t) = (self.lex, self.vis, seg.t);
         let mut ords: Vec<(usize, usize)> = lex
             .ordinal
             .find_iter(t)
@@ -406,7 +451,7 @@ fn find_in_turn(
         ords.extend(lex.ordinal_phrases.find_all(t));
         ords.sort();
         for (s, e) in ords {
-            if list_before(s) || found.claims(s) {
+            if seg.list_before(s) || found.claims(s) {
                 continue;
             }
             // "the first few rows", "the first 10 lines": a quantity, not a pick from a list.
@@ -443,8 +488,8 @@ fn find_in_turn(
                 .to_ascii_lowercase()
                 .trim_end_matches(|c: char| !c.is_alphanumeric())
                 .ends_with(" of them");
-            let sentence_start = sents.iter().find(|x| x.end > s).map_or(0, |x| x.start);
-            if of_them && (s >= opening_end || names_several(&t[sentence_start.min(s)..s])) {
+            let sentence_start = seg.sents.iter().find(|x| x.end > s).map_or(0, |x| x.start);
+            if of_them && (s >= seg.opening_end || names_several(&t[sentence_start.min(s)..s])) {
                 continue;
             }
             // "my last reservation": the latest one the user has, not the last of a list.
@@ -461,10 +506,19 @@ fn find_in_turn(
                 .join(" ");
             let others = vis.nearby_and_acting(&with_clause, lex);
             let ante = vis.or_previous(vis.last_list);
-            found.push(Subkind::Ordinal, text, s, e, ante, &others);
+            found.push(Subkind::Ordinal, seg.text, s, e, ante, &others);
         }
+    }
 
-        // Anaphoric descriptions.
+    /// Anaphoric descriptions: a demonstrative or a backward cue before a noun ("these
+    /// changes", "the previous calculation", "the file you created").
+    fn descriptions(&self, seg: &Segment, found: &mut Found) {
+        let (lex, vis, traj, t, text) = (self.lex, self.vis, self.traj, seg.t, seg.text);
+        let (i, turn, task, infos) = (self.i, self.turn, self.task, self.infos);
+        let shows_work = !turn.calls.is_empty();
+        // Whether the turn quotes the task: then "the original request" is restated in it.
+        let quotes_task =
+            || !task.is_empty() && turn.segments.iter().any(|s| s.text.text.contains(task));
         for c in lex.description.captures_iter(t) {
             let m = c.get(0).unwrap();
             let (s, e) = (m.start(), m.end());
@@ -512,8 +566,8 @@ fn find_in_turn(
             // shows something (the edit it makes, the code it quotes, the list it has just
             // given: "1. Change the flight … Please confirm these changes").
             if matches!(demonstrative.as_deref(), Some("this" | "these"))
-                && s >= opening_end
-                && (shows_work || t.contains("```") || list_before(s))
+                && s >= seg.opening_end
+                && (shows_work || t.contains("```") || seg.list_before(s))
             {
                 // ("Tests pass. Let me close this task and commit." with `bd close X`: the
                 // call acts on a thing an earlier turn showed, and "this task" is that thing,
@@ -550,7 +604,7 @@ fn find_in_turn(
             // "I'll need your user ID and the reservation ID. Could you provide these details?":
             // a noun that stands in for whatever was just named points inside the turn.
             if demonstrative.is_some()
-                && s >= opening_end.min(sents.first().map_or(0, |f| f.end))
+                && s >= seg.opening_end.min(seg.sents.first().map_or(0, |f| f.end))
                 && s > 0
                 && lex.stand_in_nouns.contains(&noun.to_lowercase())
             {
@@ -640,16 +694,19 @@ fn find_in_turn(
             }
             found.push(Subkind::Anaphoric, text, s, e, ante, &others);
         }
+    }
 
-        // Pronouns: only where nothing in this turn can be their antecedent yet, i.e. in its
-        // opening: a sentence-initial pronoun in the first sentence (or the second after a
-        // short interjection), an object pronoun in the first two ("You're right, and thank
-        // you for pointing that out").
+    /// Pronouns: only where nothing in this turn can be their antecedent yet, i.e. in its
+    /// opening: a sentence-initial pronoun in the first sentence (or the second after a short
+    /// interjection), an object pronoun in the first two ("You're right, and thank you for
+    /// pointing that out").
+    fn pronouns(&self, seg: &Segment, found: &mut Found) {
+        if seg.index > 0 {
+            return;
+        }
+        let (lex, vis, t, sents) = (self.lex, self.vis, seg.t, &seg.sents);
         let mut first_short = false;
         for (k, s) in sents.iter().enumerate().take(2) {
-            if seg_index > 0 {
-                break;
-            }
             let sentence = &t[s.start..s.end];
             // Thanks is an interjection however long ("Thank you for your help. Everything
             // looks great."): what follows still opens the turn.
@@ -698,20 +755,25 @@ fn find_in_turn(
                         + as_;
                     let mut others = vis.nearby();
                     others.push(vis.last_result);
-                    found.push(Subkind::Pronoun, text, as_, ae, vis.previous, &others);
+                    found.push(Subkind::Pronoun, seg.text, as_, ae, vis.previous, &others);
                 }
             }
         }
+    }
 
-        // Identifiers used in prose, defined in an earlier turn. (Not in a fenced code block,
-        // which no sentence holds: code the turn writes restates its values.)
-        let in_prose = |at: usize| {
-            let k = sents.partition_point(|x| x.end <= at);
-            at >= code_end && sents.get(k).is_some_and(|x| x.start <= at)
-        };
+    /// Identifiers used in prose, defined in an earlier turn. (Not in a fenced code block:
+    /// code the turn writes restates its values.)
+    fn identifiers<'t>(
+        &self,
+        seg: &Segment<'t>,
+        ids: &[(usize, usize)],
+        restated_here: &mut Vec<&'t str>,
+        found: &mut Found,
+    ) {
+        let (vis, t, text) = (self.vis, seg.t, seg.text);
         for &(s, e) in ids {
             let id = &t[s..e];
-            if found.claims(s) || !in_prose(s) {
+            if found.claims(s) || !seg.in_prose(s) {
                 continue;
             }
             // ("3. **Reservation ID: HSR97W** - Origin: ORD …", then "reservations PUNERT and
@@ -752,9 +814,13 @@ fn find_in_turn(
                 &others,
             );
         }
-        // A tracked item by its number ("Let me claim task 6", "Tasks 4 and 5 are ready")
-        // after a turn showed its id (`spotter-4te.6`): the number stands for that id.
-        // (Most logs show no such id: then there is nothing to read.)
+    }
+
+    /// A tracked item by its number ("Let me claim task 6", "Tasks 4 and 5 are ready") after a
+    /// turn showed its id (`spotter-4te.6`): the number stands for that id. (Most logs show no
+    /// such id: then there is nothing to read.)
+    fn tracked_items(&self, seg: &Segment, found: &mut Found) {
+        let (lex, vis, t, text, turn) = (self.lex, self.vis, seg.t, seg.text, self.turn);
         let mut words = tokens(if vis.numbered.is_empty() { "" } else { t }).peekable();
         while let Some((ns, noun)) = words.next() {
             let number_next = words
@@ -762,7 +828,7 @@ fn find_in_turn(
                 .is_some_and(|&(_, w)| w.bytes().all(|b| b.is_ascii_digit()));
             if !number_next
                 || !lex.record_nouns.contains(&noun.to_ascii_lowercase())
-                || !in_prose(ns)
+                || !seg.in_prose(ns)
             {
                 continue;
             }
