@@ -1886,6 +1886,18 @@ fn an_opening_pronoun_after_an_adverb_a_belief_or_with_a_participle_points_back(
 }
 
 #[test]
+fn that_before_a_quantifier_is_a_complementizer() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Were the two generals at Buena Vista?"},
+        {"role": "assistant", "content": "Two options: the muster rolls, or the battle report."},
+        {"role": "user", "content": "There is no evidence that either one was at the battle."},
+        {"role": "assistant", "content": "Then I will check that option first."},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(found, [(3, "that option")]);
+}
+
+#[test]
 fn this_task_before_a_call_on_an_id_shown_earlier_points_back_at_it() {
     let a = analyse(json!([
         {"role": "user", "content": "Work through the epic."},

@@ -1185,6 +1185,7 @@ const TASK_NOUNS: &[&str] = &["request", "task", "question", "query", "prompt", 
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
+    "every", "any", "either", "neither", "both",
 ];
 
 /// The length of `phrase` through its first object pronoun ("find it and" → "find it").
