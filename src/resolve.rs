@@ -696,18 +696,20 @@ fn resolve_with_prose(
             // Quoting the failure ("the ZeroDivisionError", "payment method not found")
             // records it even without a word of failure around it.
             let quotes = pending.meeting_as(&words, "!", facts);
+            // The failures the sentence records, and whether it names each by a word of its
+            // own: "HAT271 not available on date 2024-05-10" records the failed HAT271 update,
+            // not every earlier search that shares "flight" and "date" with it.
+            let mut recorded: Vec<(usize, bool)> = Vec::new();
             for (id, shared) in pending.meeting(&words, facts) {
                 let f = &facts[id];
                 if f.turn >= t || f.kind() != FactKind::NullResult && !concerns(f, shared) {
                     continue;
                 }
-                let quoting = quotes.get(&id).is_some_and(|&n| {
-                    n >= 2
-                        || f.terms.iter().any(|q| {
-                            q.strip_prefix('!')
-                                .is_some_and(|q| distinctive(q) && words.contains(q))
-                        })
+                let quotes_a_name = f.terms.iter().any(|q| {
+                    q.strip_prefix('!')
+                        .is_some_and(|q| distinctive(q) && words.contains(q))
                 });
+                let quoting = quotes.get(&id).is_some_and(|&n| n >= 2 || quotes_a_name);
                 // Owing something said (an outline, a calculation, an answer), an assistant turn
                 // that says it performs it.
                 let said = assistant
@@ -738,16 +740,20 @@ fn resolve_with_prose(
                         query.contains(q) && f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
                     })
                 };
+                let by_name = f
+                    .terms
+                    .iter()
+                    .filter(own)
+                    .any(|q| distinctive(q) && !calls.common(q));
                 let names_it = f.kind() == FactKind::NullResult
                     && cue_null
-                    && (shared >= 2
-                        || f.terms
-                            .iter()
-                            .filter(own)
-                            .any(|q| distinctive(q) && !calls.common(q))
-                        || echoed());
+                    && (shared >= 2 || by_name || echoed());
+                if f.kind() == FactKind::NullResult && (names_it || quoting) {
+                    recorded.push((id, by_name || quotes_a_name));
+                    continue;
+                }
                 let ok = match f.kind() {
-                    FactKind::NullResult => names_it || quoting,
+                    FactKind::NullResult => false, // weighed with the others below
                     FactKind::Obligation => {
                         (cue_done && specific(f, &words) || said) && f.subkind != Subkind::ToolRetry
                             || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence)
@@ -755,6 +761,18 @@ fn resolve_with_prose(
                     FactKind::Reference => false,
                 };
                 if ok && !pending.frozen[id] {
+                    resolved(&mut facts[id], link);
+                }
+            }
+            // (Facts of one result go together: a failing grep is an error and a miss.)
+            let named_turns: Vec<usize> = recorded
+                .iter()
+                .filter(|&&(_, by_name)| by_name)
+                .map(|&(id, _)| facts[id].turn)
+                .collect();
+            for (id, _) in recorded {
+                let keep = named_turns.is_empty() || named_turns.contains(&facts[id].turn);
+                if keep && !pending.frozen[id] {
                     resolved(&mut facts[id], link);
                 }
             }

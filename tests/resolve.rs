@@ -297,6 +297,25 @@ fn a_self_addressed_git_step_is_narration_only_when_the_turn_does_all_of_it() {
 }
 
 #[test]
+fn a_failure_named_by_its_own_word_is_the_one_recorded() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Move my May 10 flight to business."},
+        {"role": "assistant", "content": "", "tool_calls": [call("c1", "search_direct_flight", json!({"origin": "PHL", "destination": "ORD", "date": "2024-05-10"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "[]"},
+        {"role": "assistant", "content": "", "tool_calls": [call("c2", "update_reservation_flights", json!({"flight_number": "HAT271", "date": "2024-05-10", "cabin": "business"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Error: flight HAT271 not available on date 2024-05-10"},
+        {"role": "assistant", "content": "Unfortunately, flight HAT271 is not available on that date, so the upgrade could not be made."},
+    ]));
+    let st: Vec<(usize, Status)> =
+        of_kind(&a, &[Subkind::Empty, Subkind::Error, Subkind::NotFound])
+            .iter()
+            .map(|f| (f.turn, f.status))
+            .collect();
+    // The empty search shares "flight" and "date" with the sentence; only the update is named.
+    assert_eq!(st, [(2, Status::Unincorporated), (4, Status::Incorporated)]);
+}
+
+#[test]
 fn a_list_of_details_asked_for_is_no_plan() {
     let a = analyse(json!([
         {"role": "user", "content": "Book me flight HAT088 in economy."},
