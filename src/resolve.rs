@@ -745,21 +745,17 @@ fn resolve_with_prose(
                     .iter()
                     .filter(own)
                     .any(|q| distinctive(q) && !calls.common(q));
-                let names_it = f.kind() == FactKind::NullResult
-                    && cue_null
-                    && (shared >= 2 || by_name || echoed());
-                if f.kind() == FactKind::NullResult && (names_it || quoting) {
-                    recorded.push((id, by_name || quotes_a_name));
+                if f.kind() == FactKind::NullResult {
+                    let names_it = cue_null && (shared >= 2 || by_name || echoed());
+                    if names_it || quoting {
+                        recorded.push((id, by_name || quotes_a_name));
+                    }
                     continue;
                 }
-                let ok = match f.kind() {
-                    FactKind::NullResult => false, // weighed with the others below
-                    FactKind::Obligation => {
-                        (cue_done && specific(f, &words) || said) && f.subkind != Subkind::ToolRetry
-                            || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence)
-                    }
-                    FactKind::Reference => false,
-                };
+                let ok = f.kind() == FactKind::Obligation
+                    && ((cue_done && specific(f, &words) || said)
+                        && f.subkind != Subkind::ToolRetry
+                        || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence));
                 if ok && !pending.frozen[id] {
                     resolved(&mut facts[id], link);
                 }

@@ -341,8 +341,6 @@ struct Segment<'a> {
     /// Its place among the turn's prose segments (0: the turn's opening is in it).
     index: usize,
     text: &'a Text,
-    /// `text.text`.
-    t: &'a str,
     sents: Vec<Sentence>,
     /// Where the turn's opening ends: its first sentence, or two after a short interjection
     /// (0 past the first segment).
@@ -385,7 +383,6 @@ impl<'a> Segment<'a> {
         Segment {
             index,
             text,
-            t,
             sents,
             opening_end,
             code_end,
@@ -429,7 +426,7 @@ impl Reader<'_> {
             .enumerate()
         {
             let seg = Segment::new(index, &seg.text, in_fence);
-            in_fence ^= fence_lines(seg.t).count() % 2 == 1;
+            in_fence ^= fence_lines(&seg.text.text).count() % 2 == 1;
             // Each kind claims its words before the next looks: an ordinal's words are no
             // description, a description's demonstrative no pronoun.
             self.ordinals(&seg, &mut found);
@@ -442,7 +439,7 @@ impl Reader<'_> {
 
     /// Ordinals: "the second option", "the first of them".
     fn ordinals(&self, seg: &Segment, found: &mut Found) {
-        let (lex, vis, t) = (self.lex, self.vis, seg.t);
+        let (lex, vis, t) = (self.lex, self.vis, seg.text.text.as_str());
         let mut ords: Vec<(usize, usize)> = lex
             .ordinal
             .find_iter(t)
@@ -513,7 +510,13 @@ impl Reader<'_> {
     /// Anaphoric descriptions: a demonstrative or a backward cue before a noun ("these
     /// changes", "the previous calculation", "the file you created").
     fn descriptions(&self, seg: &Segment, found: &mut Found) {
-        let (lex, vis, traj, t, text) = (self.lex, self.vis, self.traj, seg.t, seg.text);
+        let (lex, vis, traj, t, text) = (
+            self.lex,
+            self.vis,
+            self.traj,
+            seg.text.text.as_str(),
+            seg.text,
+        );
         let (i, turn, task, infos) = (self.i, self.turn, self.task, self.infos);
         let shows_work = !turn.calls.is_empty();
         // Whether the turn quotes the task: then "the original request" is restated in it.
@@ -704,7 +707,7 @@ impl Reader<'_> {
         if seg.index > 0 {
             return;
         }
-        let (lex, vis, t, sents) = (self.lex, self.vis, seg.t, &seg.sents);
+        let (lex, vis, t, sents) = (self.lex, self.vis, seg.text.text.as_str(), &seg.sents);
         let mut first_short = false;
         for (k, s) in sents.iter().enumerate().take(2) {
             let sentence = &t[s.start..s.end];
@@ -770,7 +773,7 @@ impl Reader<'_> {
         restated_here: &mut Vec<&'t str>,
         found: &mut Found,
     ) {
-        let (vis, t, text) = (self.vis, seg.t, seg.text);
+        let (vis, t, text) = (self.vis, seg.text.text.as_str(), seg.text);
         for &(s, e) in ids {
             let id = &t[s..e];
             if found.claims(s) || !seg.in_prose(s) {
@@ -820,7 +823,13 @@ impl Reader<'_> {
     /// turn showed its id (`spotter-4te.6`): the number stands for that id. (Most logs show no
     /// such id: then there is nothing to read.)
     fn tracked_items(&self, seg: &Segment, found: &mut Found) {
-        let (lex, vis, t, text, turn) = (self.lex, self.vis, seg.t, seg.text, self.turn);
+        let (lex, vis, t, text, turn) = (
+            self.lex,
+            self.vis,
+            seg.text.text.as_str(),
+            seg.text,
+            self.turn,
+        );
         let mut words = tokens(if vis.numbered.is_empty() { "" } else { t }).peekable();
         while let Some((ns, noun)) = words.next() {
             let number_next = words
