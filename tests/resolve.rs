@@ -2259,3 +2259,27 @@ fn work_handed_to_a_participant_is_done_by_that_participant() {
         "{steps:#?}"
     );
 }
+
+#[test]
+fn an_object_it_after_a_few_function_words_points_back() {
+    let a = analyse(json!([
+        {"role": "assistant", "content": "You ordered a blue kettle last week."},
+        {"role": "user", "content": "I'd like to return it for a refund."},
+        {"role": "assistant", "content": "Is the trip one-way or round-trip?"},
+        {"role": "user", "content": "2. It's one-way."},
+        {"role": "assistant", "content": "Which order holds the lamp?"},
+        {"role": "user", "content": "I'm not sure which one it is."},
+        // Not: the sentence names a thing first, the turn's first sentence did, too many
+        // content words come first, an idiom, an expletive.
+        {"role": "user", "content": "I'd like to return the kettle and replace it."},
+        {"role": "assistant", "content": "Need `serde_json` crate. Let me add it."},
+        {"role": "assistant", "content": "Travel insurance typically covers weather delays, but it excludes changes."},
+        {"role": "user", "content": "Okay, got it."},
+        {"role": "user", "content": "Honestly it seems fine."},
+    ]));
+    let turns: Vec<usize> = of_kind(&a, &[Subkind::Pronoun])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(turns, [1, 3, 5]);
+}

@@ -748,6 +748,11 @@ impl Reader<'_> {
                         // The fact ends at the pronoun, not at the word the pattern saw after it
                         // ("find it and").
                         .map(|(ps, pe)| (ps, ps + through_pronoun(&sentence[ps..pe])))
+                })
+                .or_else(|| {
+                    may_start
+                        .then(|| bare_it(&t[sents[0].start..s.start], sentence, lex))
+                        .flatten()
                 });
             if let Some((ps, pe)) = hit {
                 let (as_, ae) = (s.start + ps, s.start + pe);
@@ -1014,6 +1019,52 @@ fn names_code(text: &str) -> bool {
                 )
     })
 }
+
+/// "it" or "them" early in a turn's opening with nothing before it that it could stand for: only
+/// a few content words precede it, none of them a named thing ("I'd like to exchange it for …",
+/// "I'm not sure which one it is", "1. It's a one-way trip."). `before` is the turn's text up to
+/// the sentence.
+fn bare_it(before: &str, sentence: &str, lex: &Lexicon) -> Option<(usize, usize)> {
+    let mut prev = String::new();
+    let mut content_words = tokens(before)
+        .filter(|(_, w)| !is_function_word(&w.to_ascii_lowercase()))
+        .count();
+    for (ws, w) in tokens(sentence) {
+        let lw = w.to_ascii_lowercase();
+        if lw == "it" || lw == "them" {
+            // ("Got it", "make it to", "that's it": idioms, not references.)
+            let idiom = matches!(prev.as_str(), "got" | "get" | "make" | "made" | "s" | "is");
+            let free = !idiom
+                && !names_a_thing(before)
+                && !names_a_thing(&sentence[..ws])
+                && !is_expletive(&sentence[ws..], lex);
+            return free.then_some((ws, ws + w.len()));
+        }
+        if !is_function_word(&lw) {
+            content_words += 1;
+            if content_words > 3 {
+                return None;
+            }
+        }
+        prev = lw;
+    }
+    None
+}
+
+/// Pronouns, auxiliaries, particles and interjections: words that cannot name what "it" stands for.
+fn is_function_word(w: &str) -> bool {
+    w.bytes().all(|b| b.is_ascii_digit()) || FUNCTION_WORDS.binary_search(&w).is_ok()
+}
+
+/// (Sorted, for the binary search.)
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "about", "ah", "alright", "also", "am", "an", "and", "are", "as", "at", "be", "been",
+    "but", "by", "can", "could", "d", "did", "do", "does", "don", "for", "from", "great", "had",
+    "has", "have", "hmm", "i", "if", "in", "is", "just", "let", "ll", "m", "may", "me", "might",
+    "must", "my", "no", "not", "now", "of", "oh", "ok", "okay", "on", "or", "our", "perfect",
+    "please", "re", "s", "shall", "should", "so", "t", "thank", "thanks", "then", "to", "us", "ve",
+    "was", "we", "well", "were", "will", "with", "would", "yes", "you", "your",
+];
 
 fn is_expletive(from_pronoun: &str, lex: &Lexicon) -> bool {
     lex.expletive_it.is_match(&from_pronoun.to_lowercase())
