@@ -2283,3 +2283,23 @@ fn an_object_it_after_a_few_function_words_points_back() {
         .collect();
     assert_eq!(turns, [1, 3, 5]);
 }
+
+#[test]
+fn this_task_after_the_turn_s_own_work_points_at_the_task_as_given() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Task: compute the sum of the squares of the even numbers in a list."},
+        {"role": "assistant", "content": "The list holds the numbers from 0 to 10."},
+        {"role": "assistant", "content": "Here is the script:\n\n```python\nprint(sum(n * n for n in range(0, 11, 2)))\n```\n\nThe tests pass, so we can consider this task complete."},
+        {"role": "assistant", "content": "Here is the script:\n\n```python\nprint(1)\n```\n\nThe tests pass, so this change is complete."},
+    ]));
+    let refs = of_kind(&a, &[Subkind::Anaphoric]);
+    // "this change" is the turn's own code; "this task" is the one the user gave.
+    assert_eq!(refs.len(), 1, "{refs:#?}");
+    assert_eq!(refs[0].text, "this task");
+    assert_eq!(refs[0].antecedent.map(|l| l.turn), Some(0));
+    // Nothing else is kept for it: the work just before is not the task.
+    assert_eq!(
+        a.analysis.turns[1].verdict,
+        trajlint::gate::Verdict::Quiescent
+    );
+}

@@ -642,10 +642,15 @@ fn score(labels: &Path, title: &str) -> Figures {
         for m in tot.misses.iter().chain(&tot.negatives_violated) {
             println!("  {m}");
         }
-        // Where yield goes: the largest quiescent turns kept from compaction.
+        // Where yield goes: the largest quiescent turns kept from compaction
+        // (`TRAJLINT_SCORE_KEPT=N` shows N of them, 25 by default).
         let mut kept = tot.kept_quiet.clone();
         kept.sort_by_key(|k| std::cmp::Reverse(k.0));
-        for (bytes, why) in kept.iter().take(25) {
+        let shown = std::env::var("TRAJLINT_SCORE_KEPT")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(25);
+        for (bytes, why) in kept.iter().take(shown) {
             println!("  quiescent turn kept ({bytes} bytes): {why}");
         }
     }

@@ -568,10 +568,18 @@ impl Reader<'_> {
             // Past a turn's opening, "this"/"these" point at what the turn itself shows when it
             // shows something (the edit it makes, the code it quotes, the list it has just
             // given: "1. Change the flight … Please confirm these changes").
-            if matches!(demonstrative.as_deref(), Some("this" | "these"))
+            let past_work = matches!(demonstrative.as_deref(), Some("this" | "these"))
                 && s >= seg.opening_end
-                && (shows_work || t.contains("```") || seg.list_before(s))
-            {
+                && (shows_work || t.contains("```") || seg.list_before(s));
+            // The task is never the turn's own work: "Here is the final script: … we can
+            // consider this task complete" points at the task as given.
+            // (Unless it is an item the turn's calls act on: "Let me close this task" with
+            // `bd close X`, below.)
+            let task_past_work = past_work
+                && TASK_NOUNS.contains(&noun.to_lowercase().as_str())
+                && !(lex.record_nouns.contains(&noun.to_lowercase())
+                    && acted_on_earlier(turn, infos, vis).is_some());
+            if past_work && !task_past_work {
                 // ("Tests pass. Let me close this task and commit." with `bd close X`: the
                 // call acts on a thing an earlier turn showed, and "this task" is that thing,
                 // not the turn's own work as "this change" or "this command" would be.)
@@ -694,6 +702,12 @@ impl Reader<'_> {
             }
             if first_cue {
                 others.push(vis.noun_first.get(&stem(noun)).copied());
+            }
+            if task_past_work {
+                // (The first turn that names it, not the work just before.)
+                let given = vis.noun_first.get(&stem(noun)).copied();
+                found.push(Subkind::Anaphoric, text, s, e, vis.or_previous(given), &[]);
+                continue;
             }
             found.push(Subkind::Anaphoric, text, s, e, ante, &others);
         }
