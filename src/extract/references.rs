@@ -575,10 +575,12 @@ impl Reader<'_> {
             // consider this task complete" points at the task as given.
             // (Unless it is an item the turn's calls act on: "Let me close this task" with
             // `bd close X`, below.)
-            let task_past_work = past_work
-                && TASK_NOUNS.contains(&noun.to_lowercase().as_str())
-                && !(lex.record_nouns.contains(&noun.to_lowercase())
-                    && acted_on_earlier(turn, infos, vis).is_some());
+            let task_past_work = past_work && {
+                let lower = noun.to_lowercase();
+                TASK_NOUNS.contains(&lower.as_str())
+                    && !(lex.record_nouns.contains(&lower)
+                        && acted_on_earlier(turn, infos, vis).is_some())
+            };
             if past_work && !task_past_work {
                 // ("Tests pass. Let me close this task and commit." with `bd close X`: the
                 // call acts on a thing an earlier turn showed, and "this task" is that thing,
