@@ -705,11 +705,45 @@ fn resolve_with_prose(
                 if f.turn >= t || f.kind() != FactKind::NullResult && !concerns(f, shared) {
                     continue;
                 }
-                let quotes_a_name = f.terms.iter().any(|q| {
-                    q.strip_prefix('!')
-                        .is_some_and(|q| distinctive(q) && words.contains(q))
-                });
-                let quoting = quotes.get(&id).is_some_and(|&n| n >= 2 || quotes_a_name);
+                if f.kind() == FactKind::NullResult {
+                    let quotes_a_name = f.terms.iter().any(|q| {
+                        q.strip_prefix('!')
+                            .is_some_and(|q| distinctive(q) && words.contains(q))
+                    });
+                    let quoting = quotes.get(&id).is_some_and(|&n| n >= 2 || quotes_a_name);
+                    // Recording a failure names what failed: two words of the failure or of the
+                    // query, or one that names a single thing (an id, a file name). A word its
+                    // sibling result (another call of the same turn) shares, and only that one's
+                    // output shows, names the sibling: `cat CHANGELOG.md` failed, the `git log`
+                    // cancelled with it did not.
+                    let own = |q: &&String| {
+                        !q.starts_with(['@', '!'])
+                            && words.contains(*q)
+                            && pending.siblings.get(&id).is_none_or(|s| !s.contains(*q))
+                    };
+                    let shared = f.terms.iter().filter(own).count().min(shared);
+                    // One word is enough when it names a single thing, or when it is what was
+                    // looked for and the failure repeats it ("No matches found for "KIB"").
+                    let echoed = || {
+                        let Some(query) = calls.answered_in(traj, f.turn).map(|c| &c.terms) else {
+                            return false;
+                        };
+                        f.terms.iter().filter(own).any(|q| {
+                            query.contains(q)
+                                && f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
+                        })
+                    };
+                    let by_name = f
+                        .terms
+                        .iter()
+                        .filter(own)
+                        .any(|q| distinctive(q) && !calls.common(q));
+                    let names_it = cue_null && (shared >= 2 || by_name || echoed());
+                    if names_it || quoting {
+                        recorded.push((id, by_name || quotes_a_name));
+                    }
+                    continue;
+                }
                 // Owing something said (an outline, a calculation, an answer), an assistant turn
                 // that says it performs it.
                 let said = assistant
@@ -719,39 +753,6 @@ fn resolve_with_prose(
                         RUN_ACTIONS.contains(&a) || matches!(a, "edit" | "search")
                     })
                     && !prospective();
-                // Recording a failure names what failed: two words of the failure or of the
-                // query, or one that names a single thing (an id, a file name). A word its
-                // sibling result (another call of the same turn) shares, and only that one's
-                // output shows, names the sibling: `cat CHANGELOG.md` failed, the `git log`
-                // cancelled with it did not.
-                let own = |q: &&String| {
-                    !q.starts_with(['@', '!'])
-                        && words.contains(*q)
-                        && pending.siblings.get(&id).is_none_or(|s| !s.contains(*q))
-                };
-                let shared = f.terms.iter().filter(own).count().min(shared);
-                // One word is enough when it names a single thing, or when it is what was
-                // looked for and the failure repeats it ("No matches found for "KIB"").
-                let echoed = || {
-                    let Some(query) = calls.answered_in(traj, f.turn).map(|c| &c.terms) else {
-                        return false;
-                    };
-                    f.terms.iter().filter(own).any(|q| {
-                        query.contains(q) && f.terms.iter().any(|m| m.strip_prefix('!') == Some(q))
-                    })
-                };
-                let by_name = f
-                    .terms
-                    .iter()
-                    .filter(own)
-                    .any(|q| distinctive(q) && !calls.common(q));
-                if f.kind() == FactKind::NullResult {
-                    let names_it = cue_null && (shared >= 2 || by_name || echoed());
-                    if names_it || quoting {
-                        recorded.push((id, by_name || quotes_a_name));
-                    }
-                    continue;
-                }
                 let ok = f.kind() == FactKind::Obligation
                     && ((cue_done && specific(f, &words) || said)
                         && f.subkind != Subkind::ToolRetry
