@@ -1209,7 +1209,8 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
     // A record in a list: "1. **Flight HAT052**" followed by its fields.
     let item = unmarked(before);
     let listing = before.contains("**") && item.split_whitespace().count() <= 2;
-    // A field line under it ("- Origin: JFK") describes it; a sibling item with the same
+    // A field line under it ("- Origin: JFK") describes it when the id ends its own line (past
+    // closing markup: "**JFK to ATL (Flight HAT136)**"); a sibling item with the same
     // label ("2. Reservation ID: LU15PA") is the next record, not a field of this one.
     let label = |l: &str| -> String {
         let l = unmarked(l);
@@ -1224,7 +1225,7 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
             field.find(':').is_some_and(|k| k > 0 && k < 30)
                 && (label(l).is_empty() || label(l) != label(before))
         })
-        && after_trim.trim_end_matches(['*', ':', ' ']).is_empty();
+        && after_trim.trim_end_matches(['*', ':', ' ', ')']).is_empty();
     // The line around it gives its particulars: "SEA to DFW on 2024-05-26, Flight HAT113".
     // (Near it: a long line with many ids is not scanned whole for each.)
     let mut near_start = s.saturating_sub(80).max(line_start);
@@ -1633,6 +1634,20 @@ mod tests {
             "b7636e2"
         ));
         assert!(!at("<summary>Task b7636e2 finished</summary>", "b7636e2"));
+    }
+
+    #[test]
+    fn an_id_closing_its_line_heads_the_fields_under_it() {
+        let of = |t: &str, id: &str| {
+            let s = t.find(id).unwrap();
+            restated(t, s, s + id.len())
+        };
+        // Its closing parenthesis and markup end the heading as well as a colon would.
+        let t = "- **Flights:**\n  - **JFK to ATL (Flight HAT136)**\n    - Departure: 07:00 PM\n";
+        assert_eq!(of(t, "HAT136"), Restated::Record);
+        // A heading that goes on past the id says something of it instead.
+        let t = "- **JFK to ATL (Flight HAT136)** was cancelled\n    - Reason: weather\n";
+        assert_ne!(of(t, "HAT136"), Restated::Record);
     }
 
     #[test]
