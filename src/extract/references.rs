@@ -1246,7 +1246,14 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
     let heads_its_line = !after
         .split_whitespace()
         .any(|w| w.bytes().any(|b| b.is_ascii_lowercase()));
-    if next_line_field || listing && heads_its_line {
+    // A row of a table ("| `3bb8701` | spotter-fum.1 | Enriched … |") is a record in itself.
+    // (Measured: a list of bare ids, "1. AAVMM8\n2. MQHHT6", is not: the labels count most.)
+    let whole_line = &t[line_start..line_end];
+    let table_row = {
+        let row = whole_line.trim();
+        row.starts_with('|') && row.ends_with('|') && row.matches('|').count() >= 3
+    };
+    if next_line_field || listing && heads_its_line || table_row {
         Restated::Record
     } else if detail || dated {
         Restated::Particulars
@@ -1648,6 +1655,19 @@ mod tests {
         // A heading that goes on past the id says something of it instead.
         let t = "- **JFK to ATL (Flight HAT136)** was cancelled\n    - Reason: weather\n";
         assert_ne!(of(t, "HAT136"), Restated::Record);
+    }
+
+    #[test]
+    fn a_row_of_a_table_is_the_record_of_its_ids() {
+        let of = |t: &str, id: &str| {
+            let s = t.find(id).unwrap();
+            restated(t, s, s + id.len())
+        };
+        let t = "| Commit | Task |\n|---|---|\n| `3bb8701` | spotter-fum.1 | Enriched metadata |\n";
+        assert_eq!(of(t, "3bb8701"), Restated::Record);
+        assert_eq!(of(t, "spotter-fum.1"), Restated::Record);
+        // A pipe in prose makes no row.
+        assert_eq!(of("Run `a | b` for 3bb8701 now", "3bb8701"), Restated::No);
     }
 
     #[test]
