@@ -9,10 +9,11 @@
 use crate::extract::calls::{CallInfo, Calls};
 use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
-use crate::extract::obligations::{todo_items, todo_key, DELIVERED};
+use crate::extract::obligations::{narrated_action, todo_items, todo_key, DELIVERED};
 use crate::extract::words::{call_terms, sentences, stem, strip_prefix_ci, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory};
+use crate::source::Span;
 use crate::text::Text;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -389,6 +390,37 @@ fn resolve_with_calls(
     pending: &mut Pending,
 ) {
     let turn = &traj.turns[t];
+    // What the turn says it is doing as it calls ("Now, let's edit line 317 directly."): its
+    // calls perform the action its narration names. (A sentence that holds an obligation of
+    // the turn says what is left for later, not what the calls do.)
+    // (Facts are in turn order.)
+    let (from, to) = (
+        facts.partition_point(|f| f.turn < t),
+        facts.partition_point(|f| f.turn <= t),
+    );
+    let owed_here: Vec<Span> = facts[from..to]
+        .iter()
+        .filter(|f| f.kind() == FactKind::Obligation)
+        .map(|f| f.span)
+        .collect();
+    let narrated: HashSet<String> = turn
+        .segments
+        .iter()
+        .filter(|s| s.kind == SegmentKind::Prose && !turn.calls.is_empty())
+        .flat_map(|s| {
+            let (text, owed_here) = (&s.text, &owed_here);
+            sentences(&text.text).into_iter().filter_map(move |x| {
+                let raw = text.raw_span(x.start, x.end);
+                let owed = owed_here
+                    .as_slice()
+                    .iter()
+                    .any(|o| o.start < raw.end && raw.start < o.end);
+                (!owed).then(|| &text.text[x.start..x.end])
+            })
+        })
+        .filter_map(|x| narrated_action(x, lex))
+        .flat_map(terms)
+        .collect();
     for (call, info) in turn.calls.iter().zip(infos) {
         let link = Link {
             turn: t,
@@ -452,6 +484,7 @@ fn resolve_with_calls(
         // ("let me track our progress"), not the work it lists.
         let plans = name.contains("todo") || name == "update_plan" || name == "think";
         let mut words = info.terms.clone();
+        words.extend(narrated.iter().cloned());
         words.extend(info.families.iter().map(|f| format!("@{f}")));
         let kind = info.kind;
         let call_families: HashSet<&str> =

@@ -180,6 +180,45 @@ fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
 }
 
 #[test]
+fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
+    let edit = |id: &str| {
+        call(
+            id,
+            "str_replace_editor",
+            json!({"command": "str_replace", "path": "/src/parser.c",
+             "old_str": "if (a)", "new_str": "if (a && b)"}),
+        )
+    };
+    let a = analyse(json!([
+        {"role": "user", "content": "The check in the parser misses a case."},
+        {"role": "assistant", "content": "Let me show the lines. I'll edit line 317 to include the condition.",
+         "tool_calls": [bash("c1", "sed -n 315,317p src/parser.c")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "315\tint x;\n316\t\n317\tif (a)"},
+        {"role": "assistant", "content": "Now, let's edit line 317 directly.",
+         "tool_calls": [edit("c2")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "The file /src/parser.c has been edited."},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].turn, 1);
+    assert_eq!(owed[0].status, Status::Discharged, "{owed:#?}");
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+
+    // What a turn leaves for later is not what its call does.
+    let a = analyse(json!([
+        {"role": "user", "content": "The check in the parser misses a case."},
+        {"role": "assistant", "content": "Let me show the lines. I'll edit line 317 to include the condition.",
+         "tool_calls": [bash("c1", "sed -n 315,317p src/parser.c")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "315\tint x;\n316\t\n317\tif (a)"},
+        {"role": "assistant", "content": "Let me fix the lexer first. After that I'll edit line 317.",
+         "tool_calls": [edit("c2")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "The file /src/parser.c has been edited."},
+    ]));
+    let first = commitments(&a).into_iter().find(|f| f.turn == 1).unwrap();
+    assert_eq!(first.status, Status::Open, "{first:#?}");
+}
+
+#[test]
 fn verifying_a_build_is_done_by_running_it_and_the_tests_it_names_are_still_owed() {
     let a = analyse(json!([
         {"role": "user", "content": "Add the OTEL dependencies."},
@@ -1465,7 +1504,7 @@ fn a_promised_report_is_delivered_by_the_turn_that_writes_it() {
     ]));
     let owed = commitments(&a);
     assert_eq!(owed.len(), 1, "{owed:#?}");
-    assert_eq!(owed[0].status, Status::Discharged);
+    assert_eq!(owed[0].status, Status::Discharged, "{owed:#?}");
     assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
 }
 
@@ -1801,7 +1840,7 @@ fn proceeding_with_the_update_is_done_by_the_update_not_by_a_lookup() {
     ]));
     let owed = commitments(&a);
     assert_eq!(owed.len(), 1, "{owed:#?}");
-    assert_eq!(owed[0].status, Status::Discharged);
+    assert_eq!(owed[0].status, Status::Discharged, "{owed:#?}");
     assert_eq!(
         owed[0].resolved_by.map(|l| l.turn),
         Some(5),

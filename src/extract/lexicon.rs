@@ -110,6 +110,8 @@ struct ObligationLists {
     tracker_close: Vec<String>,
     #[serde(default)]
     synonyms: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    programs: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -360,6 +362,9 @@ pub struct Lexicon {
     pub tracker_close: Patterns,
     /// word → the families it belongs to.
     pub synonyms: HashMap<String, Vec<String>>,
+    /// A program a command line runs → the families it belongs to ("make" builds; the word in
+    /// prose does not).
+    pub programs: HashMap<String, Vec<String>>,
     pub incorporation: Patterns,
     pub change_of_course: Patterns,
     pub nouns: Vec<String>,
@@ -445,6 +450,15 @@ impl Lexicon {
             for w in words {
                 let key = crate::extract::words::stem(w);
                 synonyms.entry(key).or_default().push(family.clone());
+            }
+        }
+        let mut programs: HashMap<String, Vec<String>> = HashMap::default();
+        for (family, words) in &merged.obligation.programs {
+            for w in words {
+                programs
+                    .entry(w.to_lowercase())
+                    .or_default()
+                    .push(family.clone());
             }
         }
         let r = &merged.reference;
@@ -589,6 +603,7 @@ impl Lexicon {
             vague_words: o.vague_words.iter().map(|w| w.to_lowercase()).collect(),
             question_words: o.question_words.iter().map(|w| w.to_lowercase()).collect(),
             synonyms,
+            programs,
             nouns: r.nouns.clone(),
             backward: r.backward.clone(),
             not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
@@ -651,6 +666,9 @@ fn merge(into: &mut File, f: File) {
     o.tracker_close.extend(f.obligation.tracker_close);
     for (k, v) in f.obligation.synonyms {
         o.synonyms.entry(k).or_default().extend(v);
+    }
+    for (k, v) in f.obligation.programs {
+        o.programs.entry(k).or_default().extend(v);
     }
     into.incorporation.cues.extend(f.incorporation.cues);
     into.incorporation

@@ -282,7 +282,9 @@ pub fn extract(
                     return true;
                 }
                 if c.deferred_from.is_some_and(|d| k >= d) {
-                    let named = c.only_then && call_words.covers(&c.chunks[k], false);
+                    // (A bare verb, "and then recompile", names its kind of action only.)
+                    let chunk = &c.chunks[k];
+                    let named = c.only_then && call_words.covers(chunk, chunk.bare);
                     return !c.chunks[k].terms.is_empty() && !named;
                 }
                 let chunk = &c.chunks[k];
@@ -403,6 +405,23 @@ impl Candidate<'_> {
         }
         f
     }
+}
+
+/// The action a sentence says its turn is doing ("Now, let's edit line 317 directly." →
+/// "edit line 317 directly"): the first one named after its commitment cue, without why
+/// ("install TensorFlow before proceeding with …"), or None when it names none or defers it.
+pub(crate) fn narrated_action<'s>(sentence: &'s str, lex: &Lexicon) -> Option<&'s str> {
+    let (_, cue_end) = lex.commitment.find_all(sentence).into_iter().next()?;
+    if lex.deferred.is_match(sentence) {
+        return None;
+    }
+    let first = chunks(&sentence[cue_end..]).into_iter().next()?;
+    let first = [" before ", " after ", " once ", " when ", " until "]
+        .iter()
+        .filter_map(|m| first.find(m))
+        .min()
+        .map_or(first, |k| &first[..k]);
+    Some(object_part(first))
 }
 
 /// Splits a commitment clause into the actions it names. A purpose clause ("run it to decrypt
@@ -872,13 +891,28 @@ pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
 pub(crate) fn call_families(call: &ToolCall, command: Option<&str>, lex: &Lexicon) -> Vec<String> {
     let mut families = families_of(&super::null_results::split_camel(&call.name), lex);
     if let Some(cmd) = command {
-        for f in families_of(cmd, lex) {
+        let by_program = programs_of(cmd).filter_map(|p| lex.programs.get(&p.to_lowercase()));
+        for f in families_of(cmd, lex)
+            .into_iter()
+            .chain(by_program.flatten().cloned())
+        {
             if !families.contains(&f) {
                 families.push(f);
             }
         }
     }
     families
+}
+
+/// The programs a command line runs: the first word of each of its commands
+/// (`cd build && FOO=1 /usr/bin/make -j4 | tee log` runs cd, make and tee).
+fn programs_of(cmd: &str) -> impl Iterator<Item = &str> {
+    cmd.split(['&', '|', ';', '\n', '('])
+        .filter_map(|c| {
+            c.split_whitespace()
+                .find(|w| !w.contains('=') && !matches!(*w, "sudo" | "time" | "env" | "exec"))
+        })
+        .map(|w| w.rsplit('/').next().unwrap_or(w))
 }
 
 /// The words of a turn's calls, to tell narration from commitments.
@@ -1442,6 +1476,49 @@ mod tests {
         // A prefix's length falling inside a character is no match, not a panic.
         assert_eq!(observed("check — the test"), None);
         assert_eq!(observed("trè"), None);
+    }
+
+    #[test]
+    fn the_programs_of_a_command_line_are_the_first_words_of_its_commands() {
+        let programs: Vec<&str> =
+            programs_of("cd build && FOO=1 /usr/bin/make -j4 | tee log; sudo ninja").collect();
+        assert_eq!(programs, ["cd", "make", "tee", "ninja"]);
+        let lex = Lexicon::builtin();
+        let builds = |cmd: &str| lex_families(cmd, &lex).contains(&"build".to_string());
+        assert!(builds("cd /workspace/ponyc && make"));
+        // The word as an argument is not the program.
+        assert!(!builds("echo make sure"));
+    }
+
+    fn lex_families(cmd: &str, lex: &Lexicon) -> Vec<String> {
+        let call = ToolCall {
+            id: None,
+            name: "execute_bash".into(),
+            arguments: String::new(),
+            span: crate::source::Span { start: 0, end: 0 },
+            result_turn: None,
+        };
+        call_families(&call, Some(cmd), lex)
+    }
+
+    #[test]
+    fn a_narrated_action_is_the_first_one_after_the_cue_without_why_or_when() {
+        let lex = Lexicon::builtin();
+        let narrated = |s: &'static str| narrated_action(s, &lex);
+        assert_eq!(
+            narrated("Now, let's edit line 317 directly."),
+            Some("edit line 317 directly.")
+        );
+        assert_eq!(
+            narrated("We need to install TensorFlow before proceeding with the frames."),
+            Some("install TensorFlow")
+        );
+        assert_eq!(
+            narrated("Let me run the tests to see whether the fix holds."),
+            Some("run the tests")
+        );
+        assert_eq!(narrated("I'll fix the parser later."), None);
+        assert_eq!(narrated("The parser is fixed."), None);
     }
 
     #[test]

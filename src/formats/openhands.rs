@@ -297,7 +297,7 @@ impl<'a> Events<'a> {
                     self.action_of_tool_call.insert(tc, id.to_string());
                 }
                 let arguments = match args {
-                    Some(a) => d.raw(a).to_string(),
+                    Some(a) => call_arguments(&d, a),
                     None => ["command", "code", "url", "path"]
                         .iter()
                         .find_map(|k| d.get_str(e, k))
@@ -502,6 +502,32 @@ fn push_first_text(d: &Doc, t: &mut Turn, fields: &[(&Value, &str)]) {
     }
 }
 
+/// What an action's `args` pass to its tool: the object without the agent's `thought` (the
+/// turn's prose, already read as its text) and the harness's own flags, so that what the call
+/// does is not read from what the agent said around it.
+fn call_arguments(d: &Doc, args: &Value) -> String {
+    const NOT_ARGUMENTS: [&str; 8] = [
+        "thought",
+        "is_input",
+        "blocking",
+        "is_static",
+        "cwd",
+        "hidden",
+        "confirmation_state",
+        "security_risk",
+    ];
+    let fields = d.fields(args);
+    if fields.is_empty() {
+        return d.raw(args).to_string();
+    }
+    let kept: Vec<String> = fields
+        .iter()
+        .filter(|(k, _)| !NOT_ARGUMENTS.contains(&d.key_str(k).as_str()))
+        .map(|(k, v)| format!("{}: {}", serde_json::Value::from(d.key_str(k)), d.raw(v)))
+        .collect();
+    format!("{{{}}}", kept.join(", "))
+}
+
 fn push_nonempty(d: &Doc, t: &mut Turn, v: Option<&Value>) {
     if let Some(x) = v {
         if d.str(x).is_some_and(|s| !s.trim().is_empty()) {
@@ -576,6 +602,9 @@ mod tests {
         assert_eq!(call.id.as_deref(), Some("4"));
         assert!(call.arguments.contains("grep -n iso f.c"));
         assert_eq!(t.turns[2].segments[0].text.text, "Let me search for it.");
+        // The agent's thought is the turn's text, not what the tool was passed.
+        let args: serde_json::Value = serde_json::from_str(&call.arguments).unwrap();
+        assert_eq!(args, serde_json::json!({"command": "grep -n iso f.c"}));
         // grep exiting 1: the exit code is set, the error flag is not.
         let r = t.turns[3].result.as_ref().unwrap();
         assert_eq!(r.call_id.as_deref(), Some("4"));
