@@ -189,15 +189,18 @@ fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() 
              "old_str": "if (a)", "new_str": "if (a && b)"}),
         )
     };
-    let a = analyse(json!([
-        {"role": "user", "content": "The check in the parser misses a case."},
-        {"role": "assistant", "content": "Let me show the lines. I'll edit line 317 to include the condition.",
-         "tool_calls": [bash("c1", "sed -n 315,317p src/parser.c")]},
-        {"role": "tool", "tool_call_id": "c1", "content": "315\tint x;\n316\t\n317\tif (a)"},
-        {"role": "assistant", "content": "Now, let's edit line 317 directly.",
-         "tool_calls": [edit("c2")]},
-        {"role": "tool", "tool_call_id": "c2", "content": "The file /src/parser.c has been edited."},
-    ]));
+    // The promise, then a turn that says what its edit does.
+    let after_promise = |narration: &str| {
+        analyse(json!([
+            {"role": "user", "content": "The check in the parser misses a case."},
+            {"role": "assistant", "content": "Let me show the lines. I'll edit line 317 to include the condition.",
+             "tool_calls": [bash("c1", "sed -n 315,317p src/parser.c")]},
+            {"role": "tool", "tool_call_id": "c1", "content": "315\tint x;\n316\t\n317\tif (a)"},
+            {"role": "assistant", "content": narration, "tool_calls": [edit("c2")]},
+            {"role": "tool", "tool_call_id": "c2", "content": "The file /src/parser.c has been edited."},
+        ]))
+    };
+    let a = after_promise("Now, let's edit line 317 directly.");
     let owed = commitments(&a);
     assert_eq!(owed.len(), 1, "{owed:#?}");
     assert_eq!(owed[0].turn, 1);
@@ -205,15 +208,7 @@ fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() 
     assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
 
     // What a turn leaves for later is not what its call does.
-    let a = analyse(json!([
-        {"role": "user", "content": "The check in the parser misses a case."},
-        {"role": "assistant", "content": "Let me show the lines. I'll edit line 317 to include the condition.",
-         "tool_calls": [bash("c1", "sed -n 315,317p src/parser.c")]},
-        {"role": "tool", "tool_call_id": "c1", "content": "315\tint x;\n316\t\n317\tif (a)"},
-        {"role": "assistant", "content": "Let me fix the lexer first. After that I'll edit line 317.",
-         "tool_calls": [edit("c2")]},
-        {"role": "tool", "tool_call_id": "c2", "content": "The file /src/parser.c has been edited."},
-    ]));
+    let a = after_promise("Let me fix the lexer first. After that I'll edit line 317.");
     let first = commitments(&a).into_iter().find(|f| f.turn == 1).unwrap();
     assert_eq!(first.status, Status::Open, "{first:#?}");
 }

@@ -1643,12 +1643,14 @@ mod tests {
         assert!(!at("<summary>Task b7636e2 finished</summary>", "b7636e2"));
     }
 
+    /// How much the text around the first `id` in `t` restates it.
+    fn of(t: &str, id: &str) -> Restated {
+        let s = t.find(id).unwrap();
+        restated(t, s, s + id.len())
+    }
+
     #[test]
     fn an_id_closing_its_line_heads_the_fields_under_it() {
-        let of = |t: &str, id: &str| {
-            let s = t.find(id).unwrap();
-            restated(t, s, s + id.len())
-        };
         // Its closing parenthesis and markup end the heading as well as a colon would.
         let t = "- **Flights:**\n  - **JFK to ATL (Flight HAT136)**\n    - Departure: 07:00 PM\n";
         assert_eq!(of(t, "HAT136"), Restated::Record);
@@ -1659,10 +1661,6 @@ mod tests {
 
     #[test]
     fn a_row_of_a_table_is_the_record_of_its_ids() {
-        let of = |t: &str, id: &str| {
-            let s = t.find(id).unwrap();
-            restated(t, s, s + id.len())
-        };
         let t = "| Commit | Task |\n|---|---|\n| `3bb8701` | spotter-fum.1 | Enriched metadata |\n";
         assert_eq!(of(t, "3bb8701"), Restated::Record);
         assert_eq!(of(t, "spotter-fum.1"), Restated::Record);
