@@ -378,6 +378,42 @@ fn concerns(f: &Fact, shared: usize) -> bool {
     shared >= 2 || (shared >= 1 && own <= 3)
 }
 
+/// The words of what turn `t` says it is doing as it calls ("Now, let's edit line 317
+/// directly."): its calls perform the action its narration names. A sentence that holds an
+/// obligation of the turn says what is left for later, not what the calls do.
+fn narrated_terms(traj: &Trajectory, t: usize, facts: &[Fact], lex: &Lexicon) -> HashSet<String> {
+    let turn = &traj.turns[t];
+    let mut out = HashSet::default();
+    if turn.calls.is_empty() {
+        return out;
+    }
+    // (Facts are in turn order.)
+    let here =
+        &facts[facts.partition_point(|f| f.turn < t)..facts.partition_point(|f| f.turn <= t)];
+    let owed: Vec<Span> = here
+        .iter()
+        .filter(|f| f.kind() == FactKind::Obligation)
+        .map(|f| f.span)
+        .collect();
+    for seg in turn
+        .segments
+        .iter()
+        .filter(|s| s.kind == SegmentKind::Prose)
+    {
+        let text = &seg.text;
+        for x in sentences(&text.text) {
+            let raw = text.raw_span(x.start, x.end);
+            if owed.iter().any(|o| o.start < raw.end && raw.start < o.end) {
+                continue;
+            }
+            if let Some(action) = narrated_action(&text.text[x.start..x.end], lex) {
+                out.extend(terms(action));
+            }
+        }
+    }
+    out
+}
+
 /// Calls discharge obligations: a call concerning the object, a retry of the same tool, a todo
 /// write marking the item completed or dropping it.
 fn resolve_with_calls(
@@ -390,37 +426,7 @@ fn resolve_with_calls(
     pending: &mut Pending,
 ) {
     let turn = &traj.turns[t];
-    // What the turn says it is doing as it calls ("Now, let's edit line 317 directly."): its
-    // calls perform the action its narration names. (A sentence that holds an obligation of
-    // the turn says what is left for later, not what the calls do.)
-    // (Facts are in turn order.)
-    let (from, to) = (
-        facts.partition_point(|f| f.turn < t),
-        facts.partition_point(|f| f.turn <= t),
-    );
-    let owed_here: Vec<Span> = facts[from..to]
-        .iter()
-        .filter(|f| f.kind() == FactKind::Obligation)
-        .map(|f| f.span)
-        .collect();
-    let narrated: HashSet<String> = turn
-        .segments
-        .iter()
-        .filter(|s| s.kind == SegmentKind::Prose && !turn.calls.is_empty())
-        .flat_map(|s| {
-            let (text, owed_here) = (&s.text, &owed_here);
-            sentences(&text.text).into_iter().filter_map(move |x| {
-                let raw = text.raw_span(x.start, x.end);
-                let owed = owed_here
-                    .as_slice()
-                    .iter()
-                    .any(|o| o.start < raw.end && raw.start < o.end);
-                (!owed).then(|| &text.text[x.start..x.end])
-            })
-        })
-        .filter_map(|x| narrated_action(x, lex))
-        .flat_map(terms)
-        .collect();
+    let narrated = narrated_terms(traj, t, facts, lex);
     for (call, info) in turn.calls.iter().zip(infos) {
         let link = Link {
             turn: t,
