@@ -278,16 +278,15 @@ pub fn extract(
                 })
             };
             let owes = |k: usize| -> bool {
-                if one_at_a_time(&c.chunks[k]) {
+                let chunk = &c.chunks[k];
+                if one_at_a_time(chunk) {
                     return true;
                 }
                 if c.deferred_from.is_some_and(|d| k >= d) {
                     // (A bare verb, "and then recompile", names its kind of action only.)
-                    let chunk = &c.chunks[k];
                     let named = c.only_then && call_words.covers(chunk, chunk.bare);
-                    return !c.chunks[k].terms.is_empty() && !named;
+                    return !chunk.terms.is_empty() && !named;
                 }
-                let chunk = &c.chunks[k];
                 // "Let me make the function safer:" names no known kind of action; the
                 // colon says the calls that follow are it.
                 // Nor does a verb with no object ("Let me simplify.") name anything the calls
@@ -415,12 +414,8 @@ pub(crate) fn narrated_action<'s>(sentence: &'s str, lex: &Lexicon) -> Option<&'
     if lex.deferred.is_match(sentence) {
         return None;
     }
+    // (`chunks` already cuts each action at its condition: "before …", "once …".)
     let first = chunks(&sentence[cue_end..]).into_iter().next()?;
-    let first = [" before ", " after ", " once ", " when ", " until "]
-        .iter()
-        .filter_map(|m| first.find(m))
-        .min()
-        .map_or(first, |k| &first[..k]);
     Some(object_part(first))
 }
 
