@@ -9,7 +9,7 @@
 use crate::extract::calls::{CallInfo, Calls};
 use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
-use crate::extract::obligations::{narrated_action, todo_items, todo_key, DELIVERED};
+use crate::extract::obligations::{families_of, narrated_action, todo_items, todo_key, DELIVERED};
 use crate::extract::words::{call_terms, sentences, stem, strip_prefix_ci, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory};
@@ -319,6 +319,7 @@ const GENERIC: &[&str] = &[
     "cod",
     "chang",
     "updat",
+    "modify",
     "run",
     "check",
     "add",
@@ -728,10 +729,15 @@ fn resolve_with_prose(
             if !cue_null && !cue_done && !assistant {
                 continue;
             }
-            let words: HashSet<String> = terms(sentence)
+            let mut words: HashSet<String> = terms(sentence)
                 .into_iter()
                 .chain(tokens(sentence).map(|(_, w)| stem(w)))
                 .collect();
+            // "I'll hold off on making any changes": a done or dropped kind of action meets
+            // the obligations of that kind that name nothing more specific.
+            if cue_done {
+                words.extend(families_of(sentence, lex).iter().map(|f| format!("@{f}")));
+            }
             // Quoting the failure ("the ZeroDivisionError", "payment method not found")
             // records it even without a word of failure around it.
             let quotes = pending.meeting_as(&words, "!", facts);

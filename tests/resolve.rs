@@ -2337,3 +2337,25 @@ fn this_task_after_the_turn_s_own_work_points_at_the_task_as_given() {
         trajlint::gate::Verdict::Quiescent
     );
 }
+
+#[test]
+fn a_noun_of_action_is_done_by_its_kind_and_dropped_by_its_kind() {
+    let offer = |reply: Value| {
+        analyse(json!([
+            {"role": "user", "content": "Can I move my flight to May 12?"},
+            {"role": "assistant", "content": "Please pick one of the flights above, and I will proceed with the modification."},
+            reply,
+        ]))
+    };
+    let status = |a: &Annotated| commitments(a).iter().map(|f| f.status).collect::<Vec<_>>();
+    // "modification" is the action "modify": the update call performs it.
+    let updated = offer(json!({"role": "assistant", "content": null, "tool_calls": [
+        call("c1", "update_reservation_flights", json!({"reservation_id": "ZFA04Y", "flights": ["HAT072"]}))]}));
+    assert_eq!(status(&updated), [Status::Discharged]);
+    // The user holds off on making any changes: the modification is dropped.
+    let held = offer(json!({"role": "user", "content": "I think I'll hold off on making any changes for now."}));
+    assert_eq!(status(&held), [Status::Discharged]);
+    // A reply about something else leaves it owed.
+    let other = offer(json!({"role": "user", "content": "What is the baggage allowance?"}));
+    assert_eq!(status(&other), [Status::Open]);
+}

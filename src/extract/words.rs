@@ -178,8 +178,11 @@ fn cut_suffixes(w: &mut String) {
         cut(w, 4);
     }
     // A noun of action meets its verb: "cancellation" / "cancel", "calculation" /
-    // "calculate", "deletion" / "delete", "confirmation" / "confirm".
-    if w.ends_with("ation") && w.len() > 8 {
+    // "calculate", "deletion" / "delete", "confirmation" / "confirm", "modification" / "modify".
+    if w.ends_with("ification") && w.len() > 11 {
+        cut(w, 7);
+        w.push('y');
+    } else if w.ends_with("ation") && w.len() > 8 {
         cut(w, 5);
     } else if w.ends_with("tion") && w.len() > 7 {
         cut(w, 3);
@@ -347,6 +350,9 @@ mod tests {
             ("confirmation", "confirm"),
             ("installation", "installing"),
             ("validation", "validated"),
+            ("modification", "modify"),
+            ("verification", "verified"),
+            ("identification", "identifies"),
         ] {
             assert_eq!(stem(a), stem(b), "{a} / {b}");
         }
