@@ -319,7 +319,6 @@ const GENERIC: &[&str] = &[
     "cod",
     "chang",
     "updat",
-    "modify",
     "run",
     "check",
     "add",
@@ -341,8 +340,9 @@ const GENERIC: &[&str] = &[
     "proc",
 ];
 
-/// The call shares a word with the obligation that is not generic, or shares two.
-fn specific(f: &Fact, words: &HashSet<String>) -> bool {
+/// The call shares a word with the obligation that is not generic, or shares two. (A word
+/// that names a kind of action, "modification", "tests", says what is done, not to what.)
+fn specific(f: &Fact, words: &HashSet<String>, lex: &Lexicon) -> bool {
     let shared: Vec<&String> = f
         .terms
         .iter()
@@ -351,7 +351,11 @@ fn specific(f: &Fact, words: &HashSet<String>) -> bool {
     let own = f
         .terms
         .iter()
-        .filter(|t| !t.starts_with(['@', '!']) && !GENERIC.contains(&t.as_str()))
+        .filter(|t| {
+            !t.starts_with(['@', '!'])
+                && !GENERIC.contains(&t.as_str())
+                && !lex.synonyms.contains_key(t.as_str())
+        })
         .count();
     // An action family alone ("@edit") meets anything of its kind: it shows a connection only
     // when the obligation names nothing more specific ("run the tests": any test run).
@@ -504,7 +508,7 @@ fn resolve_with_calls(
                 && f.todo_key.is_none()
                 && f.turn < t
                 && concerns(f, shared)
-                && specific(f, &words)
+                && specific(f, &words, lex)
                 && names_its_code(f, &words)
                 && fits(f.action.as_deref(), kind, &call_families)
                 && !pending.frozen[id]
@@ -793,13 +797,13 @@ fn resolve_with_prose(
                 // that says it performs it.
                 let said = assistant
                     && shared >= 2
-                    && specific(f, &words)
+                    && specific(f, &words, lex)
                     && !f.action.as_deref().is_some_and(|a| {
                         RUN_ACTIONS.contains(&a) || matches!(a, "edit" | "search")
                     })
                     && !prospective();
                 let ok = f.kind() == FactKind::Obligation
-                    && ((cue_done && specific(f, &words) || said)
+                    && ((cue_done && specific(f, &words, lex) || said)
                         && f.subkind != Subkind::ToolRetry
                         || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence));
                 if ok && !pending.frozen[id] {

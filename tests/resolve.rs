@@ -2353,9 +2353,25 @@ fn a_noun_of_action_is_done_by_its_kind_and_dropped_by_its_kind() {
         call("c1", "update_reservation_flights", json!({"reservation_id": "ZFA04Y", "flights": ["HAT072"]}))]}));
     assert_eq!(status(&updated), [Status::Discharged]);
     // The user holds off on making any changes: the modification is dropped.
-    let held = offer(json!({"role": "user", "content": "I think I'll hold off on making any changes for now."}));
+    let held = offer(
+        json!({"role": "user", "content": "I think I'll hold off on making any changes for now."}),
+    );
     assert_eq!(status(&held), [Status::Discharged]);
     // A reply about something else leaves it owed.
     let other = offer(json!({"role": "user", "content": "What is the baggage allowance?"}));
     assert_eq!(status(&other), [Status::Open]);
+}
+
+#[test]
+fn a_word_that_names_the_kind_of_action_is_no_object_a_call_must_share() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The build is green now."},
+        {"role": "assistant", "content": "Thanks. Once the migration lands, I'll proceed with the verification."},
+        {"role": "user", "content": "It has landed."},
+        {"role": "assistant", "content": null, "tool_calls": [bash("c1", "mix test")]},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Discharged);
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
 }
