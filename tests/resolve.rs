@@ -2375,3 +2375,18 @@ fn a_word_that_names_the_kind_of_action_is_no_object_a_call_must_share() {
     assert_eq!(owed[0].status, Status::Discharged);
     assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
 }
+
+#[test]
+fn looking_the_user_up_authenticates_them() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to return a keyboard."},
+        {"role": "assistant", "content": "First, I need to authenticate your identity. Could you provide your email?"},
+        {"role": "user", "content": "mia.garcia@example.com"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "find_user_id_by_email", json!({"email": "mia.garcia@example.com"}))]},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Discharged);
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+}
