@@ -2390,3 +2390,18 @@ fn looking_the_user_up_authenticates_them() {
     assert_eq!(owed[0].status, Status::Discharged);
     assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
 }
+
+#[test]
+fn a_calculator_call_does_the_calculation_owed() {
+    let a = analyse(json!([
+        {"role": "user", "content": "How much more is business class for both of us?"},
+        {"role": "assistant", "content": "I will calculate the costs for different combinations of flights once you pick the dates."},
+        {"role": "user", "content": "May 24, please."},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "calculate", json!({"expression": "(399 + 165) * 2 - (126 + 139) * 2"}))]},
+    ]));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Discharged);
+    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+}
