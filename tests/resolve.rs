@@ -2362,46 +2362,34 @@ fn a_noun_of_action_is_done_by_its_kind_and_dropped_by_its_kind() {
     assert_eq!(status(&other), [Status::Open]);
 }
 
+/// A promise made while waiting on the user, then a call of the kind of action it names, though
+/// the call shares none of its words.
 #[test]
-fn a_word_that_names_the_kind_of_action_is_no_object_a_call_must_share() {
-    let a = analyse(json!([
-        {"role": "user", "content": "The build is green now."},
-        {"role": "assistant", "content": "Thanks. Once the migration lands, I'll proceed with the verification."},
-        {"role": "user", "content": "It has landed."},
-        {"role": "assistant", "content": null, "tool_calls": [bash("c1", "mix test")]},
-    ]));
-    let owed = commitments(&a);
-    assert_eq!(owed.len(), 1, "{owed:#?}");
-    assert_eq!(owed[0].status, Status::Discharged);
-    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
-}
-
-#[test]
-fn looking_the_user_up_authenticates_them() {
-    let a = analyse(json!([
-        {"role": "user", "content": "I want to return a keyboard."},
-        {"role": "assistant", "content": "First, I need to authenticate your identity. Could you provide your email?"},
-        {"role": "user", "content": "mia.garcia@example.com"},
-        {"role": "assistant", "content": null, "tool_calls": [
-            call("c1", "find_user_id_by_email", json!({"email": "mia.garcia@example.com"}))]},
-    ]));
-    let owed = commitments(&a);
-    assert_eq!(owed.len(), 1, "{owed:#?}");
-    assert_eq!(owed[0].status, Status::Discharged);
-    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
-}
-
-#[test]
-fn a_calculator_call_does_the_calculation_owed() {
-    let a = analyse(json!([
-        {"role": "user", "content": "How much more is business class for both of us?"},
-        {"role": "assistant", "content": "I will calculate the costs for different combinations of flights once you pick the dates."},
-        {"role": "user", "content": "May 24, please."},
-        {"role": "assistant", "content": null, "tool_calls": [
-            call("c1", "calculate", json!({"expression": "(399 + 165) * 2 - (126 + 139) * 2"}))]},
-    ]));
-    let owed = commitments(&a);
-    assert_eq!(owed.len(), 1, "{owed:#?}");
-    assert_eq!(owed[0].status, Status::Discharged);
-    assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3));
+fn a_call_of_the_kind_an_owed_action_names_performs_it() {
+    for (promise, act) in [
+        // A word that names the kind of action ("verification") is no object a call must
+        // share: any test run verifies.
+        ("Once the migration lands, I'll proceed with the verification.", bash("c1", "mix test")),
+        // Looking the user up authenticates them.
+        (
+            "First, I need to authenticate your identity. Could you provide your email?",
+            call("c1", "find_user_id_by_email", json!({"email": "mia.garcia@example.com"})),
+        ),
+        // A calculator call does the calculation.
+        (
+            "I will calculate the costs for different combinations of flights once you pick the dates.",
+            call("c1", "calculate", json!({"expression": "(399 + 165) * 2 - (126 + 139) * 2"})),
+        ),
+    ] {
+        let a = analyse(json!([
+            {"role": "user", "content": "Can you help me with my booking?"},
+            {"role": "assistant", "content": promise},
+            {"role": "user", "content": "Sure, go ahead."},
+            {"role": "assistant", "content": null, "tool_calls": [act]},
+        ]));
+        let owed = commitments(&a);
+        assert_eq!(owed.len(), 1, "{promise}: {owed:#?}");
+        assert_eq!(owed[0].status, Status::Discharged, "{promise}");
+        assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3), "{promise}");
+    }
 }
