@@ -448,7 +448,7 @@ impl Reader<'_> {
         ords.extend(lex.ordinal_phrases.find_all(t));
         ords.sort();
         for (s, e) in ords {
-            if seg.list_before(s) || found.claims(s) {
+            if seg.list_before(s) || found.claims(s) || !seg.in_prose(s) {
                 continue;
             }
             // "the first few rows", "the first 10 lines": a quantity, not a pick from a list.
@@ -525,7 +525,7 @@ impl Reader<'_> {
         for c in lex.description.captures_iter(t) {
             let m = c.get(0).unwrap();
             let (s, e) = (m.start(), m.end());
-            if found.claims(s) {
+            if found.claims(s) || !seg.in_prose(s) {
                 continue;
             }
             // Any noun after these/those or a strong backward cue (group 7) when no listed one

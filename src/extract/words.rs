@@ -25,6 +25,13 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             out.push(Sentence { start: s, end: e });
         }
     };
+    // (A text that opens with a fence is code from its first line.)
+    let first_line_end = memchr::memchr(b'\n', b).unwrap_or(b.len());
+    if text[..first_line_end].trim_start().starts_with("```") {
+        in_fence = true;
+        start = first_line_end;
+        i = first_line_end;
+    }
     while i < b.len() {
         let c = b[i];
         if c == b'\n' {
@@ -68,9 +75,6 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             start = i + 1;
         }
         i += 1;
-    }
-    if start == 0 && text.trim_start().starts_with("```") {
-        in_fence = true;
     }
     if !in_fence && start < b.len() {
         push(&mut out, start, b.len());
@@ -375,6 +379,12 @@ mod tests {
             texts("Run:\n```bash\nI'll not count\n```\nDone."),
             vec!["Run:", "Done."]
         );
+        // A text may open with its fence: the code is skipped, the prose after it kept.
+        assert_eq!(
+            texts("```python\nx = 1\n\nI'll not count\n```\nDone."),
+            vec!["Done."]
+        );
+        assert_eq!(texts("```\nonly code"), Vec::<&str>::new());
         assert_eq!(
             texts("1. Read the file\n2. Fix it"),
             vec!["1. Read the file", "2. Fix it"]
