@@ -2393,3 +2393,23 @@ fn a_call_of_the_kind_an_owed_action_names_performs_it() {
         assert_eq!(owed[0].resolved_by.map(|l| l.turn), Some(3), "{promise}");
     }
 }
+
+/// Aider: code in a fenced block is no prose, blank lines inside it or not; an action with a
+/// purpose ("mock X to ensure Y") is the mocking the turn's own SEARCH/REPLACE blocks do.
+#[test]
+fn aider_code_is_no_prose_and_an_edit_does_what_its_blocks_write() {
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### /ask how would you split get_files_messages?  \n\nHere's how we can refactor this:\n\n```python\ndef get_readonly_files_messages(self):\n    readonly_messages = []\n\n    return [\n        dict(\n            role=\"assistant\",\n            content=\"Ok, I will use these files as references.\",\n        ),\n    ]\n```\n\nThis keeps each kind of file apart.\n\n#### add a test for map tokens 0  \n\nWe'll mock the `RepoMap` class to ensure it's not called when the map tokens are 0. Here are the changes:\n\ntests/basic/test_main.py\n```python\n<<<<<<< SEARCH\nclass TestMain(TestCase):\n=======\nclass TestMain(TestCase):\n    def test_map_tokens_zero(self):\n        with patch(\"aider.repomap.RepoMap\") as MockRepoMap:\n\n            main([\"--map-tokens\", \"0\"])\n            MockRepoMap.assert_not_called()\n>>>>>>> REPLACE\n```\n\n> Applied edit to tests/basic/test_main.py  \n";
+    let report = process("chat.md", log.as_bytes());
+    let facts: Vec<(Subkind, &str)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| {
+            !matches!(
+                f.subkind,
+                Subkind::Error | Subkind::Empty | Subkind::NotFound
+            )
+        })
+        .map(|f| (f.subkind, f.text.as_str()))
+        .collect();
+    assert_eq!(facts, [], "{facts:#?}");
+}

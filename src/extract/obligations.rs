@@ -705,7 +705,8 @@ impl ChunkWords {
                 .map(|(at, w)| (at + w.len(), families_of(w, lex)))
                 .find(|(_, f)| !f.is_empty())
         };
-        let own_verb = verb(text);
+        // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.)
+        let own_verb = verb(object_part(text));
         let conjuncts = own_verb
             .as_ref()
             .map_or_else(Vec::new, |&(end, _)| conjuncts(text, end, lex));

@@ -332,11 +332,17 @@ impl Reader<'_> {
 
     fn assistant(&mut self, b: &Block, span: Span) {
         let mut t = Turn::new(Role::Assistant, span);
-        // One segment per run of non-blank lines.
+        // One segment per run of non-blank lines; a fenced code block is one run, blank lines
+        // and all, so that its code is not read as prose.
         let mut run: Option<(usize, usize)> = None;
         let mut runs = Vec::new();
+        let mut in_fence = false;
         for &(l, _) in &b.lines {
-            if self.bytes[l.start..l.end].trim_ascii().is_empty() {
+            let line = self.bytes[l.start..l.end].trim_ascii();
+            if line.starts_with(b"```") {
+                in_fence = !in_fence;
+            }
+            if line.is_empty() && !in_fence {
                 if let Some(r) = run.take() {
                     runs.push(r);
                 }
@@ -356,7 +362,8 @@ impl Reader<'_> {
         self.traj.turns.push(t);
     }
 
-    /// SEARCH/REPLACE blocks: one `edit` call naming the edited files (one per line).
+    /// SEARCH/REPLACE blocks: one `edit` call, its arguments JSON naming the edited files and
+    /// holding the blocks.
     fn edits(&self, b: &Block) -> Option<ToolCall> {
         let mut files: Vec<String> = Vec::new();
         let mut span: Option<Span> = None;
@@ -399,10 +406,13 @@ impl Reader<'_> {
             }
         }
         let span = span?;
+        // What the tool is given: the files and the blocks themselves (the code they write
+        // names what the edit does: "modify the `ChatChunks` class").
+        let blocks = String::from_utf8_lossy(&self.bytes[span.start..span.end]);
         Some(ToolCall {
             id: None,
             name: "edit".into(),
-            arguments: files.join("\n"),
+            arguments: serde_json::json!({"files": files, "edits": blocks}).to_string(),
             span,
             result_turn: None,
         })
@@ -478,13 +488,22 @@ tests/a.py .F
     fn an_edit_fenced_with_a_tag_names_its_file() {
         let log = "# aider chat started at 2024-08-05 19:33:32\n\n#### do that  \n\nCertainly!\n\naider/coders/editblock_coder.py\n<source>python\n<<<<<<< SEARCH\n    x = 1\n=======\n    x = 2\n>>>>>>> REPLACE\n</source>\n\n> Applied edit to aider/coders/editblock_coder.py  \n";
         let out = read_str(log);
-        let calls: Vec<&str> = out.trajectories[0]
+        let calls: Vec<serde_json::Value> = out.trajectories[0]
             .turns
             .iter()
             .flat_map(|t| &t.calls)
-            .map(|c| c.arguments.as_str())
+            .map(|c| serde_json::from_str(&c.arguments).expect("JSON arguments"))
             .collect();
-        assert_eq!(calls, ["aider/coders/editblock_coder.py"]);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(
+            calls[0]["files"],
+            serde_json::json!(["aider/coders/editblock_coder.py"])
+        );
+        let blocks = calls[0]["edits"].as_str().unwrap_or_default();
+        assert!(
+            blocks.starts_with("aider/coders/editblock_coder.py\n<source>python\n<<<<<<< SEARCH")
+        );
+        assert!(blocks.ends_with(">>>>>>> REPLACE"), "{blocks}");
         assert!(is_fence("<pre>") && is_fence("<code class=x>") && !is_fence("<sourcefile>"));
     }
 
@@ -530,10 +549,9 @@ tests/a.py .F
             .iter()
             .any(|s| s.text.text == "#### Step 1"));
         let edit = &t.turns[3].calls[0];
-        assert_eq!(
-            (edit.name.as_str(), edit.arguments.as_str()),
-            ("edit", "utils.py")
-        );
+        assert_eq!(edit.name, "edit");
+        let args: serde_json::Value = serde_json::from_str(&edit.arguments).expect("JSON");
+        assert_eq!(args["files"], serde_json::json!(["utils.py"]));
         assert_eq!(edit.result_turn, Some(4));
         let r = t.turns[4].result.as_ref().unwrap();
         assert_eq!(r.exit_code, Some(1));
@@ -594,7 +612,10 @@ tests/a.py .F
         assert!(out.issues.iter().any(|i| i.message.contains("UTF-8")));
         // Edits without a file name, an unterminated REPLACE, and empty input do not panic.
         let out = read_str("<<<<<<< SEARCH\nx\n=======\n");
-        assert_eq!(out.trajectories[0].turns[0].calls[0].arguments, "");
+        assert_eq!(
+            out.trajectories[0].turns[0].calls[0].arguments,
+            r#"{"edits":"<<<<<<< SEARCH","files":[]}"#
+        );
         let out = read_str("");
         assert!(out.trajectories.is_empty());
     }
