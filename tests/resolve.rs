@@ -2413,3 +2413,30 @@ fn aider_code_is_no_prose_and_an_edit_does_what_its_blocks_write() {
         .collect();
     assert_eq!(facts, [], "{facts:#?}");
 }
+
+/// The verb of an action is before its purpose ("collect X to analyze Y" collects), but "try
+/// to" is no purpose: its "to" completes the verb. Either way the turn's call does it.
+#[test]
+fn a_try_to_completes_its_verb_and_a_purpose_clause_does_not_name_the_action() {
+    for (narration, command) in [
+        (
+            "We will first try to examine the files that are supplied with this challenge.",
+            "file release",
+        ),
+        (
+            "Let's collect a few more time capsules to analyze the data.",
+            "nc crypto.chal.csaw.io 5000 < /dev/null",
+        ),
+    ] {
+        let a = analyse(json!([
+            {"role": "user", "content": "Solve the challenge."},
+            {"role": "assistant", "content": narration, "tool_calls": [bash("c1", command)]},
+        ]));
+        assert_eq!(
+            commitments(&a).len(),
+            0,
+            "{narration}: {:#?}",
+            commitments(&a)
+        );
+    }
+}

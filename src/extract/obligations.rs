@@ -653,6 +653,12 @@ fn observed(text: &str) -> Option<&str> {
         .find_map(|q| strip_prefix_ci(rest, q))
 }
 
+/// Verbs whose "to" starts their own complement, not a purpose ("try to examine the files").
+const CATENATIVES: [&str; 12] = [
+    "try", "attempt", "need", "want", "going", "have", "able", "continue", "start", "begin",
+    "proceed", "trying",
+];
+
 /// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
 /// after the verb belongs to it ("search for the config files").
 fn object_part(text: &str) -> &str {
@@ -705,8 +711,13 @@ impl ChunkWords {
                 .map(|(at, w)| (at + w.len(), families_of(w, lex)))
                 .find(|(_, f)| !f.is_empty())
         };
-        // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.)
-        let own_verb = verb(object_part(text));
+        // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.
+        // "try to examine the files" has none: its "to" completes the verb.)
+        let head = object_part(text);
+        let completes = tokens(head)
+            .last()
+            .is_some_and(|(_, w)| CATENATIVES.iter().any(|c| w.eq_ignore_ascii_case(c)));
+        let own_verb = verb(if completes { text } else { head });
         let conjuncts = own_verb
             .as_ref()
             .map_or_else(Vec::new, |&(end, _)| conjuncts(text, end, lex));
