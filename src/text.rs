@@ -14,6 +14,9 @@ pub enum Encoding {
     Plain,
     /// The raw bytes are the content of a JSON string literal (without quotes).
     JsonString,
+    /// The raw bytes are the content of a JSON string literal whose decoded text is again the
+    /// content of one (a JSON document kept in a string, as OpenAI call arguments are).
+    JsonInJsonString,
     /// The text came out of a compressed region (a deflated ZIP entry): its span is that whole
     /// region, and the raw bytes there do not decode to it.
     Compressed,
@@ -172,6 +175,51 @@ impl Text {
         }
     }
 
+    /// The decoded range `[s, e)` read once more as the content of a JSON string literal (a
+    /// thought inside a think call's JSON arguments): its escapes decoded, its offsets still
+    /// mapped to the file.
+    pub fn unescape(&self, s: usize, e: usize) -> Text {
+        let outer = self.slice(s, e);
+        let mut inner = Vec::new();
+        let text = decode_with(outer.text.as_bytes(), 0, Some(&mut inner));
+        let mut pieces = Vec::with_capacity(inner.len());
+        for p in inner {
+            if p.dec_len == p.raw_len {
+                // Verbatim at this level, but it may hold escapes of the outer one.
+                let part = outer.slice(p.raw, p.raw + p.raw_len);
+                if part.pieces.is_empty() {
+                    pieces.push(Piece {
+                        dec: p.dec,
+                        raw: part.span.start,
+                        ..p
+                    });
+                }
+                pieces.extend(part.pieces.iter().map(|q| Piece {
+                    dec: p.dec + q.dec,
+                    ..*q
+                }));
+            } else {
+                let raw = outer.raw_span(p.raw, p.raw + p.raw_len);
+                pieces.push(Piece {
+                    raw: raw.start,
+                    raw_len: raw.len(),
+                    ..p
+                });
+            }
+        }
+        let encoding = match outer.encoding {
+            Encoding::Plain => Encoding::JsonString,
+            Encoding::JsonString | Encoding::JsonInJsonString => Encoding::JsonInJsonString,
+            Encoding::Compressed => Encoding::Compressed,
+        };
+        Text {
+            text,
+            span: outer.span,
+            encoding,
+            pieces,
+        }
+    }
+
     fn piece_at(&self, d: usize) -> Option<&Piece> {
         let i = self.pieces.partition_point(|p| p.dec + p.dec_len <= d);
         self.pieces.get(i)
@@ -199,6 +247,7 @@ pub fn decode(raw: &[u8], encoding: Encoding) -> String {
     match encoding {
         Encoding::Plain => String::from_utf8_lossy(raw).into_owned(),
         Encoding::JsonString => decode_json_str(raw),
+        Encoding::JsonInJsonString => decode_json_str(decode_json_str(raw).as_bytes()),
         // Not recoverable from the raw bytes; callers check the encoding first.
         Encoding::Compressed => String::new(),
     }

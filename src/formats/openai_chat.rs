@@ -485,8 +485,8 @@ fn record_id(d: &Doc, v: &Value) -> Option<String> {
 }
 
 /// What a think call thinks: its arguments are JSON (`{"thought": "Calculate the total …"}`),
-/// and the thought, not the JSON around it, is the assistant's text. (Escapes inside the thought
-/// stay as written: the slice keeps its offsets into the file exact.)
+/// and the thought, not the JSON around it, is the assistant's text, its escapes decoded (a list
+/// in a thought has its line breaks).
 fn thought_of(args: Text) -> Text {
     let bytes = args.text.as_bytes();
     let field = json::parse_all(bytes).ok().and_then(|v| {
@@ -497,7 +497,7 @@ fn thought_of(args: Text) -> Text {
         }
     });
     match field {
-        Some(content) => args.slice(content.start, content.end),
+        Some(content) => args.unescape(content.start, content.end),
         None => args,
     }
 }
@@ -550,6 +550,27 @@ mod tests {
         assert_eq!(
             &src[span.start..span.end],
             "Calculate the cost, then compare."
+        );
+        // Its escapes are decoded once more: a list in a thought is lines, a quote a quote,
+        // and each part still maps to its bytes in the file.
+        let src = r#"[{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "think", "arguments": "{\"thought\":\"Totals:\\n- Reservation 7WPL39: $402\\n- \\\"caf\\u00e9\\\" \u00e9\"}"}}]}]"#;
+        let out = read_as(src);
+        let text = seg(&out.trajectories[0].turns[0], 0);
+        assert_eq!(
+            text.text,
+            "Totals:\n- Reservation 7WPL39: $402\n- \"caf\u{e9}\" \u{e9}"
+        );
+        let at = |needle: &str| {
+            let s = text.text.find(needle).unwrap();
+            let r = text.raw_span(s, s + needle.len());
+            &src[r.start..r.end]
+        };
+        assert_eq!(at("7WPL39: $402\n"), r"7WPL39: $402\\n");
+        assert_eq!(at("\"caf\u{e9}\""), r#"\\\"caf\\u00e9\\\""#);
+        assert_eq!(at(" \u{e9}"), r" \u00e9");
+        assert_eq!(
+            &src[text.span.start..text.span.end],
+            r#"Totals:\\n- Reservation 7WPL39: $402\\n- \\\"caf\\u00e9\\\" \u00e9"#
         );
         // Arguments that are not such an object stay whole.
         let src = r#"[{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "think", "arguments": "plain words"}}]}]"#;
