@@ -67,6 +67,24 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
 }
 
 #[test]
+fn a_needs_line_owes_its_action_from_the_verb_s_first_letter() {
+    // A summary's "Needs …" / "Need to …" lines: the action starts with its verb, whole.
+    let a = analyse(json!([
+        {"role": "assistant", "content": "Status:\nNeed to restructure the guard in parser.ex.\nNeeds debug output for the grid."},
+    ]));
+    let owed = commitments(&a);
+    let heads: Vec<(Option<&str>, &str)> = owed
+        .iter()
+        .map(|f| (f.action.as_deref(), f.terms[0].as_str()))
+        .collect();
+    assert_eq!(
+        heads,
+        [(Some("edit"), "restructur"), (None, "debug")],
+        "{owed:#?}"
+    );
+}
+
+#[test]
 fn a_user_s_reply_points_back_with_its_pronoun() {
     let a = analyse(json!([
         {"role": "user", "content": "I want to change my flight to May 20."},
