@@ -85,6 +85,18 @@ fn a_needs_line_owes_its_action_from_the_verb_s_first_letter() {
 }
 
 #[test]
+fn a_participle_after_its_noun_points_back_unless_it_takes_an_object() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Rename the helper and add a docstring to parse_args."},
+        {"role": "assistant", "content": "The user requested \"Rename the helper\" first."},
+        {"role": "assistant", "content": "Earlier the user provided a list of two edits."},
+        {"role": "assistant", "content": "I have made the changes you requested."},
+    ]));
+    let refs = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs, [(3, "the changes you requested")]);
+}
+
+#[test]
 fn a_user_s_reply_points_back_with_its_pronoun() {
     let a = analyse(json!([
         {"role": "user", "content": "I want to change my flight to May 20."},

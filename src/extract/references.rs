@@ -565,6 +565,11 @@ impl Reader<'_> {
             }) {
                 continue;
             }
+            // "The user requested \"Implement X\"", "the agent provided a patch": a participle
+            // after its noun that takes an object is the sentence's verb, not a backward cue.
+            if c.get(5).is_some() && takes_an_object(&t[e..]) {
+                continue;
+            }
             // Past a turn's opening, "this"/"these" point at what the turn itself shows when it
             // shows something (the edit it makes, the code it quotes, the list it has just
             // given: "1. Change the flight … Please confirm these changes").
@@ -1271,6 +1276,22 @@ const DETERMINERS: &[&str] = &[
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
     "every", "any", "either", "neither", "both",
 ];
+
+/// Whether the words after a verb are its object: a quotation, or a noun phrase opened by a
+/// determiner ("a patch", "the fix"). ("That" may open a relative clause as well: not counted.)
+fn takes_an_object(after: &str) -> bool {
+    const OPENERS: [&str; 13] = [
+        "a", "an", "the", "this", "these", "those", "my", "your", "our", "his", "her", "their",
+        "some",
+    ];
+    let Some(rest) = after.strip_prefix(' ') else {
+        return false;
+    };
+    rest.starts_with(['"', '\u{201c}', '`'])
+        || tokens(rest)
+            .next()
+            .is_some_and(|(k, w)| k == 0 && OPENERS.contains(&w.to_ascii_lowercase().as_str()))
+}
 
 /// The length of `phrase` through its first object pronoun ("find it and" → "find it").
 fn through_pronoun(phrase: &str) -> usize {
