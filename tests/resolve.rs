@@ -97,6 +97,21 @@ fn a_participle_after_its_noun_points_back_unless_it_takes_an_object() {
 }
 
 #[test]
+fn an_ordinal_before_a_superlative_ranks_by_a_measure_and_points_at_no_list() {
+    let a = analyse(json!([
+        {"role": "assistant", "content": "Two flights fit:\n1. HAT023 at $163\n2. HAT069 at $120\nAnd two test cases failed:\n1. test_price\n2. test_seats"},
+        {"role": "user", "content": "I'd prefer the second cheapest flight in economy instead."},
+        {"role": "user", "content": "Book the second flight, and rerun the first test case."},
+    ]));
+    let ordinals = turns_and_texts(&a, &[Subkind::Ordinal]);
+    assert_eq!(
+        ordinals,
+        [(2, "the second flight"), (2, "the first test")],
+        "{ordinals:?}"
+    );
+}
+
+#[test]
 fn a_user_s_reply_points_back_with_its_pronoun() {
     let a = analyse(json!([
         {"role": "user", "content": "I want to change my flight to May 20."},

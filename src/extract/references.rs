@@ -457,8 +457,11 @@ impl Reader<'_> {
                 .nth(2)
                 .unwrap_or("")
                 .to_lowercase();
+            // "the second cheapest flight": a rank by a measure, what to look for, not a place
+            // in a list shown before.
             if matches!(after.as_str(), "few" | "couple" | "several" | "many")
                 || after.starts_with(|c: char| c.is_ascii_digit())
+                || superlative(&after)
             {
                 continue;
             }
@@ -1276,6 +1279,17 @@ const DETERMINERS: &[&str] = &[
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
     "every", "any", "either", "neither", "both",
 ];
+
+/// Whether a word is a superlative adjective ("cheapest", "best"), not a noun in -est ("test",
+/// "request").
+fn superlative(word: &str) -> bool {
+    const NOUNS: [&str; 10] = [
+        "test", "request", "interest", "guest", "forest", "quest", "protest", "contest",
+        "manifest", "digest",
+    ];
+    matches!(word, "best" | "worst")
+        || word.len() > 5 && word.ends_with("est") && !NOUNS.iter().any(|n| word.ends_with(n))
+}
 
 /// Whether the words after a verb are its object: a quotation, or a noun phrase opened by a
 /// determiner ("a patch", "the fix"). ("That" may open a relative clause as well: not counted.)
