@@ -601,14 +601,9 @@ fn looks_like_verb(w: &str) -> bool {
 /// "run it to decrypt the file": an action and why. ("try to", "need to" are not a purpose:
 /// "try to create the directory and see if that helps" names two actions.)
 fn is_purpose(piece: &str) -> bool {
-    const CATENATIVE: [&str; 12] = [
-        "try", "trying", "need", "needs", "want", "going", "have", "has", "able", "attempt",
-        "start", "begin",
-    ];
-    let purpose_to = piece.match_indices(" to ").any(|(k, _)| {
-        let before = piece[..k].rsplit(' ').next().unwrap_or("").to_lowercase();
-        !CATENATIVE.contains(&before.as_str())
-    });
+    let purpose_to = piece
+        .match_indices(" to ")
+        .any(|(k, _)| !catenative_before(piece, k));
     purpose_to || piece.contains(" so that ") || piece.starts_with("to ")
 }
 
@@ -654,19 +649,31 @@ fn observed(text: &str) -> Option<&str> {
 }
 
 /// Verbs whose "to" starts their own complement, not a purpose ("try to examine the files").
-const CATENATIVES: [&str; 12] = [
-    "try", "attempt", "need", "want", "going", "have", "able", "continue", "start", "begin",
-    "proceed", "trying",
+const CATENATIVES: [&str; 14] = [
+    "try", "trying", "attempt", "need", "needs", "want", "going", "have", "has", "able",
+    "continue", "start", "begin", "proceed",
 ];
 
+/// Whether the word before `text[k..]` is a catenative verb.
+fn catenative_before(text: &str, k: usize) -> bool {
+    let before = text[..k].rsplit(' ').next().unwrap_or("");
+    CATENATIVES.iter().any(|c| before.eq_ignore_ascii_case(c))
+}
+
 /// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
-/// after the verb belongs to it ("search for the config files").
+/// after the verb belongs to it ("search for the config files"), and so does the "to" of a
+/// catenative ("try to examine the files").
 fn object_part(text: &str) -> &str {
     let lead = text.len() - text.trim_start().len();
     let after_verb = text.trim_start().find(' ').map_or(0, |k| lead + k + 1);
     [" to ", " for ", " so ", " in order "]
         .iter()
-        .filter_map(|m| text[after_verb..].find(m).map(|k| after_verb + k))
+        .filter_map(|&m| {
+            text[after_verb..]
+                .match_indices(m)
+                .map(|(k, _)| after_verb + k)
+                .find(|&k| m != " to " || !catenative_before(text, k))
+        })
         .min()
         .map_or(text, |k| &text[..k])
 }
@@ -711,13 +718,8 @@ impl ChunkWords {
                 .map(|(at, w)| (at + w.len(), families_of(w, lex)))
                 .find(|(_, f)| !f.is_empty())
         };
-        // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.
-        // "try to examine the files" has none: its "to" completes the verb.)
-        let head = object_part(text);
-        let completes = tokens(head)
-            .last()
-            .is_some_and(|(_, w)| CATENATIVES.iter().any(|c| w.eq_ignore_ascii_case(c)));
-        let own_verb = verb(if completes { text } else { head });
+        // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.)
+        let own_verb = verb(object_part(text));
         let conjuncts = own_verb
             .as_ref()
             .map_or_else(Vec::new, |&(end, _)| conjuncts(text, end, lex));
@@ -1469,6 +1471,15 @@ mod tests {
         assert_eq!(
             object_part("read the router for patterns"),
             "read the router"
+        );
+        // A catenative's "to" completes it; the purpose clause after still ends the object.
+        assert_eq!(
+            object_part("try to examine the files to find the flag"),
+            "try to examine the files"
+        );
+        assert_eq!(
+            object_part("identify the code that needs to be modified"),
+            "identify the code that needs to be modified"
         );
     }
 
