@@ -11,7 +11,7 @@
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
-use super::words::{sentences, stem, strip_prefix_ci, tokens, Sentence};
+use super::words::{is_fence_line, sentences, stem, strip_prefix_ci, tokens, Sentence};
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
@@ -663,7 +663,7 @@ impl Reader<'_> {
                 if (colon
                     && acted_on.is_none()
                     && !done_before_the_calls(noun, t[e..].trim(), infos, vis, lex))
-                    || (rest_of_line.trim().is_empty() && t[e..].trim_start().starts_with("```"))
+                    || (rest_of_line.trim().is_empty() && is_fence_line(&t[e..]))
                 {
                     continue;
                 }
@@ -690,7 +690,7 @@ impl Reader<'_> {
                     .split('\n')
                     .skip(1)
                     .find(|l| !l.trim().is_empty())
-                    .is_some_and(|l| is_list_item(l).is_some() || l.trim_start().starts_with("```"))
+                    .is_some_and(|l| is_list_item(l).is_some() || is_fence_line(l))
             };
             if introduces && shown_next() {
                 continue;
@@ -1366,7 +1366,7 @@ fn fence_lines(t: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
             *at += line.len();
             Some((start, *at, line))
         })
-        .filter(|(_, _, line)| line.trim_start().starts_with("```"))
+        .filter(|(_, _, line)| is_fence_line(line))
         .map(|(start, end, _)| (start, end))
 }
 

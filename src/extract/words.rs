@@ -13,6 +13,11 @@ pub struct Sentence {
 
 /// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and
 /// never inside fenced code blocks (which are dropped: code is not prose).
+/// Whether a line opens or closes a fenced code block ("```", "```python", indented or not).
+pub fn is_fence_line(line: &str) -> bool {
+    line.trim_start().starts_with("```")
+}
+
 pub fn sentences(text: &str) -> Vec<Sentence> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -27,7 +32,7 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
     };
     // (A text that opens with a fence is code from its first line.)
     let first_line_end = memchr::memchr(b'\n', b).unwrap_or(b.len());
-    if text[..first_line_end].trim_start().starts_with("```") {
+    if is_fence_line(&text[..first_line_end]) {
         in_fence = true;
         start = first_line_end;
         i = first_line_end;
@@ -42,7 +47,7 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             start = i + 1;
             // A fence line toggles code mode.
             let next_line_end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |k| start + k);
-            if text[start..next_line_end].trim_start().starts_with("```") {
+            if is_fence_line(&text[start..next_line_end]) {
                 in_fence = !in_fence;
                 start = next_line_end.min(b.len());
                 i = next_line_end;
