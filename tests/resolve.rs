@@ -112,6 +112,18 @@ fn an_ordinal_before_a_superlative_ranks_by_a_measure_and_points_at_no_list() {
 }
 
 #[test]
+fn now_that_opening_a_clause_is_a_conjunction_and_before_a_verb_a_pronoun() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I patched the parser."},
+        {"role": "assistant", "content": "Now that everything's installed, the suite can run."},
+        {"role": "assistant", "content": "So that the build stays green, keep the lockfile."},
+        {"role": "user", "content": "Now that works."},
+    ]));
+    let pronouns = turns_and_texts(&a, &[Subkind::Pronoun]);
+    assert_eq!(pronouns, [(3, "Now that")], "{pronouns:?}");
+}
+
+#[test]
 fn a_user_s_reply_points_back_with_its_pronoun() {
     let a = analyse(json!([
         {"role": "user", "content": "I want to change my flight to May 20."},

@@ -750,7 +750,8 @@ impl Reader<'_> {
                         .trim_end()
                         .rfind(' ')
                         .map_or(ps, |k| ps + k + 1);
-                    !is_expletive(&sentence[word..], lex) && !is_complementizer(&sentence[word..])
+                    !is_expletive(&sentence[word..], lex)
+                        && !is_complementizer(&sentence[..word], &sentence[word..])
                 })
                 .or_else(|| {
                     // (In the second sentence, the first may have named what it stands for:
@@ -983,7 +984,6 @@ fn restates_in_parentheses(t: &str, end: usize) -> bool {
         })
 }
 
-/// "Now that we have…", "so that the…": "that" opening a clause, not pointing at anything.
 /// Whether a text lists several things: "A, B and C", "A, B, or C".
 fn names_several(text: &str) -> bool {
     text.find(", ").is_some_and(|k| {
@@ -992,21 +992,41 @@ fn names_several(text: &str) -> bool {
     })
 }
 
-fn is_complementizer(from_pronoun: &str) -> bool {
+/// "Now that we have…", "so that the…", "Now that everything's installed": "that" opening a
+/// clause, not pointing at anything. (`before` is the sentence up to the pronoun: "now",
+/// "so", "given" make "that" a conjunction whatever its clause begins with, unless a verb
+/// follows it: "Now that works".)
+fn is_complementizer(before: &str, from_pronoun: &str) -> bool {
+    const CONJOINING: [&str; 6] = ["now", "so", "given", "provided", "such", "except"];
+    const VERBS: [&str; 12] = [
+        "is", "was", "works", "worked", "looks", "seems", "sounds", "should", "will", "would",
+        "helps", "makes",
+    ];
     let mut words = from_pronoun.split_whitespace();
-    words.next().is_some_and(|w| w.eq_ignore_ascii_case("that"))
-        && words.next().is_some_and(|w| {
-            let w = w
-                .trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase();
-            // "That all sounds good": a floating "all" before a verb ("now that all tests
-            // pass" has its noun).
-            let floating = w == "all"
-                && words
-                    .next()
-                    .is_some_and(|v| FLOATING_VERBS.contains(&v.to_lowercase().as_str()));
-            DETERMINERS.contains(&w.as_str()) && !floating
-        })
+    let is_that = words.next().is_some_and(|w| w.eq_ignore_ascii_case("that"));
+    let conjoined = before
+        .split_whitespace()
+        .next_back()
+        .is_some_and(|w| CONJOINING.iter().any(|c| w.eq_ignore_ascii_case(c)));
+    let mut rest = words.clone();
+    is_that
+        && (conjoined
+            && rest.next().is_some_and(|w| {
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                !VERBS.contains(&w.to_lowercase().as_str())
+            })
+            || words.next().is_some_and(|w| {
+                let w = w
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase();
+                // "That all sounds good": a floating "all" before a verb ("now that all tests
+                // pass" has its noun).
+                let floating = w == "all"
+                    && words
+                        .next()
+                        .is_some_and(|v| FLOATING_VERBS.contains(&v.to_lowercase().as_str()));
+                DETERMINERS.contains(&w.as_str()) && !floating
+            }))
 }
 
 /// Verbs after "that all" that make "all" float ("that all sounds good").
