@@ -1003,30 +1003,27 @@ fn is_complementizer(before: &str, from_pronoun: &str) -> bool {
         "helps", "makes",
     ];
     let mut words = from_pronoun.split_whitespace();
-    let is_that = words.next().is_some_and(|w| w.eq_ignore_ascii_case("that"));
+    if !words.next().is_some_and(|w| w.eq_ignore_ascii_case("that")) {
+        return false;
+    }
+    let Some(next) = words.next().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    }) else {
+        return false;
+    };
     let conjoined = before
         .split_whitespace()
         .next_back()
         .is_some_and(|w| CONJOINING.iter().any(|c| w.eq_ignore_ascii_case(c)));
-    let mut rest = words.clone();
-    is_that
-        && (conjoined
-            && rest.next().is_some_and(|w| {
-                let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-                !VERBS.contains(&w.to_lowercase().as_str())
-            })
-            || words.next().is_some_and(|w| {
-                let w = w
-                    .trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase();
-                // "That all sounds good": a floating "all" before a verb ("now that all tests
-                // pass" has its noun).
-                let floating = w == "all"
-                    && words
-                        .next()
-                        .is_some_and(|v| FLOATING_VERBS.contains(&v.to_lowercase().as_str()));
-                DETERMINERS.contains(&w.as_str()) && !floating
-            }))
+    // "That all sounds good": a floating "all" before a verb ("now that all tests pass" has
+    // its noun).
+    let floating = next == "all"
+        && words
+            .next()
+            .is_some_and(|v| FLOATING_VERBS.contains(&v.to_lowercase().as_str()));
+    conjoined && !VERBS.contains(&next.as_str())
+        || DETERMINERS.contains(&next.as_str()) && !floating
 }
 
 /// Verbs after "that all" that make "all" float ("that all sounds good").
@@ -1300,15 +1297,15 @@ const DETERMINERS: &[&str] = &[
     "every", "any", "either", "neither", "both",
 ];
 
-/// Whether a word is a superlative adjective ("cheapest", "best"), not a noun in -est ("test",
-/// "request").
+/// Whether a word is a superlative adjective ("cheapest", "best"), not another word in -est
+/// ("test", "request", "honest").
 fn superlative(word: &str) -> bool {
-    const NOUNS: [&str; 10] = [
+    const OTHERS: [&str; 13] = [
         "test", "request", "interest", "guest", "forest", "quest", "protest", "contest",
-        "manifest", "digest",
+        "manifest", "digest", "honest", "modest", "earnest",
     ];
     matches!(word, "best" | "worst")
-        || word.len() > 5 && word.ends_with("est") && !NOUNS.iter().any(|n| word.ends_with(n))
+        || word.len() > 5 && word.ends_with("est") && !OTHERS.iter().any(|n| word.ends_with(n))
 }
 
 /// Whether the words after a verb are its object: a quotation, or a noun phrase opened by a

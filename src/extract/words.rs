@@ -11,13 +11,13 @@ pub struct Sentence {
     pub end: usize,
 }
 
-/// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and
-/// never inside fenced code blocks (which are dropped: code is not prose).
 /// Whether a line opens or closes a fenced code block ("```", "```python", indented or not).
 pub fn is_fence_line(line: &str) -> bool {
     line.trim_start().starts_with("```")
 }
 
+/// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and
+/// never inside fenced code blocks (which are dropped: code is not prose).
 pub fn sentences(text: &str) -> Vec<Sentence> {
     let b = text.as_bytes();
     let mut out = Vec::new();
