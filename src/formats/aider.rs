@@ -612,9 +612,12 @@ tests/a.py .F
         assert!(out.issues.iter().any(|i| i.message.contains("UTF-8")));
         // Edits without a file name, an unterminated REPLACE, and empty input do not panic.
         let out = read_str("<<<<<<< SEARCH\nx\n=======\n");
+        // (The block never closes: the edit holds its SEARCH line alone, and names no file.)
+        let args: serde_json::Value =
+            serde_json::from_str(&out.trajectories[0].turns[0].calls[0].arguments).expect("JSON");
         assert_eq!(
-            out.trajectories[0].turns[0].calls[0].arguments,
-            r#"{"edits":"<<<<<<< SEARCH","files":[]}"#
+            args,
+            serde_json::json!({"files": [], "edits": "<<<<<<< SEARCH"})
         );
         let out = read_str("");
         assert!(out.trajectories.is_empty());
