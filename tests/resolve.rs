@@ -2497,3 +2497,26 @@ fn a_try_to_completes_its_verb_and_a_purpose_clause_does_not_name_the_action() {
         );
     }
 }
+
+#[test]
+fn this_command_after_the_turn_s_own_code_block_points_inside_the_turn() {
+    // Aider gives each paragraph of a message its own segment: the block is an earlier one.
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### how do I run the reset test?  \n\nYou can run it with unittest:\n\n```bash\npython -m unittest tests.basic.test_commands\n```\n\nThis command will run only the reset tests.\n\n#### does it work on Windows?  \n\nYes, this command works on Windows too.\n";
+    let report = process("chat.md", log.as_bytes());
+    let refs: Vec<&str> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Anaphoric)
+        .map(|f| f.text.as_str())
+        .collect();
+    // The second has no block of its own turn to point at.
+    assert_eq!(refs, ["this command"], "{refs:#?}");
+    let second = log.rfind("this command").unwrap();
+    let at: Vec<usize> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Anaphoric)
+        .map(|f| f.span.start)
+        .collect();
+    assert_eq!(at, [second]);
+}

@@ -347,13 +347,16 @@ struct Segment<'a> {
     opening_end: usize,
     /// Where the code block this segment starts inside ends (0 when it starts in prose).
     code_end: usize,
+    /// An earlier segment of the turn holds a fenced code block (a reader may give each run
+    /// of text its own segment, as Aider's does): "This command will run …" points at it.
+    code_before: bool,
     /// Where each list item ends, in order: whether two come before an offset is a binary
     /// search, not a scan per match.
     item_ends: Vec<usize>,
 }
 
 impl<'a> Segment<'a> {
-    fn new(index: usize, text: &'a Text, in_fence: bool) -> Segment<'a> {
+    fn new(index: usize, text: &'a Text, in_fence: bool, code_before: bool) -> Segment<'a> {
         let t = text.text.as_str();
         let sents = sentences(t);
         let code_end = if in_fence {
@@ -386,8 +389,14 @@ impl<'a> Segment<'a> {
             sents,
             opening_end,
             code_end,
+            code_before,
             item_ends,
         }
+    }
+
+    /// Whether the turn shows a fenced code block before `at`.
+    fn code_before(&self, at: usize) -> bool {
+        self.code_before || self.text.text[..at].contains("```")
     }
 
     /// Whether at least two list items end before `at`.
@@ -415,6 +424,7 @@ impl Reader<'_> {
         // Whether the text so far left a fenced code block open: a reader may cut one block of
         // code into several segments (Aider's edit blocks), the later ones starting inside it.
         let mut in_fence = false;
+        let mut code_before = false;
         // Ids whose record this turn has given: a later mention in the turn points at that.
         let mut restated_here: Vec<&str> = Vec::new();
         for (index, (seg, ids)) in self
@@ -425,8 +435,10 @@ impl Reader<'_> {
             .filter(|(s, _)| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
             .enumerate()
         {
-            let seg = Segment::new(index, &seg.text, in_fence);
-            in_fence ^= fence_lines(&seg.text.text).count() % 2 == 1;
+            let seg = Segment::new(index, &seg.text, in_fence, code_before);
+            let fences = fence_lines(&seg.text.text).count();
+            in_fence ^= fences % 2 == 1;
+            code_before |= fences > 0;
             // Each kind claims its words before the next looks: an ordinal's words are no
             // description, a description's demonstrative no pronoun.
             self.ordinals(&seg, &mut found);
@@ -578,7 +590,7 @@ impl Reader<'_> {
             // given: "1. Change the flight … Please confirm these changes").
             let past_work = matches!(demonstrative.as_deref(), Some("this" | "these"))
                 && s >= seg.opening_end
-                && (shows_work || t.contains("```") || seg.list_before(s));
+                && (shows_work || seg.code_before(t.len()) || seg.list_before(s));
             // The task is never the turn's own work: "Here is the final script: … we can
             // consider this task complete" points at the task as given.
             // (Unless it is an item the turn's calls act on: "Let me close this task" with
@@ -607,7 +619,7 @@ impl Reader<'_> {
                     );
                 } else if lex.file_nouns.contains(&lower)
                     && !names_code(&t[..s])
-                    && !t[..s].contains("```")
+                    && !seg.code_before(s)
                     && !tokens(&t[..s]).any(|(_, w)| stem(w) == stem(noun))
                 {
                     let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
@@ -634,7 +646,7 @@ impl Reader<'_> {
             // "the above code" after a code block in this same turn points at that block.
             if c.get(2)
                 .is_some_and(|b| b.as_str().eq_ignore_ascii_case("above"))
-                && t[..s].contains("```")
+                && seg.code_before(s)
             {
                 continue;
             }
