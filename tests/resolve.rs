@@ -2520,3 +2520,24 @@ fn this_command_after_the_turn_s_own_code_block_points_inside_the_turn() {
         .collect();
     assert_eq!(at, [second]);
 }
+
+#[test]
+fn a_file_or_change_the_turn_shows_in_another_paragraph_is_its_own_and_a_slash_command_no_file() {
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### which file sets the colors?  \n\nThe colors are most likely set in:\n\naider/io.py\n\nThis file holds the InputOutput class.\n\n> Added aider/io.py to the chat.  \n\n#### /ask this file is getting large. what should move out?  \n\nMove the prompt helpers to their own module.\n\n#### /code ok, do that  \n\nCertainly! Here's the proposed change:\n\naider/io.py\n```python\n<<<<<<< SEARCH\nimport os\n=======\nimport os\nfrom aider import prompts\n>>>>>>> REPLACE\n```\n";
+    let report = process("chat.md", log.as_bytes());
+    let refs: Vec<(usize, &str)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| matches!(f.subkind, Subkind::Anaphoric | Subkind::Pronoun))
+        .map(|f| (f.span.start, f.text.as_str()))
+        .collect();
+    let user_file = log.find("this file is getting").unwrap();
+    let do_that = log.find("do that").unwrap();
+    // "This file" after the path the turn names, and "the proposed change" before the edit
+    // the turn shows, are the turn's own; the user's "this file" after "/ask" is the one added.
+    assert_eq!(
+        refs,
+        [(user_file, "this file"), (do_that, "do that")],
+        "{refs:#?}"
+    );
+}

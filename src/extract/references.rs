@@ -347,19 +347,22 @@ struct Segment<'a> {
     opening_end: usize,
     /// Where the code block this segment starts inside ends (0 when it starts in prose).
     code_end: usize,
-    /// An earlier segment of the turn holds a fenced code block (a reader may give each run
-    /// of text its own segment, as Aider's does): "This command will run …" points at it.
-    code_before: bool,
+    /// What the turn's other segments show (a reader may give each paragraph of a message a
+    /// segment of its own, as Aider's does).
+    around: Around,
+    /// Where the segment's first "```" and its first file name start.
+    first_code: Option<usize>,
+    first_file: Option<usize>,
     /// Where each list item ends, in order: whether two come before an offset is a binary
     /// search, not a scan per match.
     item_ends: Vec<usize>,
 }
 
 impl<'a> Segment<'a> {
-    fn new(index: usize, text: &'a Text, in_fence: bool, code_before: bool) -> Segment<'a> {
+    fn new(index: usize, text: &'a Text, around: Around) -> Segment<'a> {
         let t = text.text.as_str();
         let sents = sentences(t);
-        let code_end = if in_fence {
+        let code_end = if around.in_fence {
             fence_lines(t).next().map_or(t.len(), |(_, end)| end)
         } else {
             0
@@ -389,14 +392,21 @@ impl<'a> Segment<'a> {
             sents,
             opening_end,
             code_end,
-            code_before,
+            around,
+            first_code: t.find("```"),
+            first_file: first_file_name(t),
             item_ends,
         }
     }
 
     /// Whether the turn shows a fenced code block before `at`.
     fn code_before(&self, at: usize) -> bool {
-        self.code_before || self.text.text[..at].contains("```")
+        self.around.code_before || self.first_code.is_some_and(|k| k < at)
+    }
+
+    /// Whether the turn names a file or a path before `at`.
+    fn file_before(&self, at: usize) -> bool {
+        self.around.file_before || self.first_file.is_some_and(|k| k < at)
     }
 
     /// Whether at least two list items end before `at`.
@@ -412,6 +422,27 @@ impl<'a> Segment<'a> {
     }
 }
 
+/// What a prose segment's neighbours in its turn show.
+#[derive(Clone, Copy, Default)]
+struct Around {
+    /// The segment starts inside a fenced code block an earlier one opened.
+    in_fence: bool,
+    /// An earlier segment holds a fenced code block: "This command will run …" points at it.
+    code_before: bool,
+    /// An earlier segment names a file ("aider/io.py"): "This file contains …" is it.
+    file_before: bool,
+    /// The next segment opens with a list or a code block (after at most a line naming its
+    /// file): "Here's the proposed change:" introduces it.
+    next_shows: bool,
+}
+
+/// Whether a text opens with a list item, or with a fenced code block within two lines.
+fn opens_with_shown(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let first = lines.next().unwrap_or("");
+    is_list_item(first).is_some() || is_fence_line(first) || lines.next().is_some_and(is_fence_line)
+}
+
 impl Reader<'_> {
     /// Finds the turn's references, segment by segment.
     fn find(&self, facts: &mut Vec<Fact>) {
@@ -421,24 +452,27 @@ impl Reader<'_> {
             claimed: Vec::new(),
             facts,
         };
-        // Whether the text so far left a fenced code block open: a reader may cut one block of
-        // code into several segments (Aider's edit blocks), the later ones starting inside it.
-        let mut in_fence = false;
-        let mut code_before = false;
+        // What the segments so far show (a reader may cut one block of code into several
+        // segments, Aider's edit blocks, the later ones starting inside it).
+        let mut around = Around::default();
         // Ids whose record this turn has given: a later mention in the turn points at that.
         let mut restated_here: Vec<&str> = Vec::new();
-        for (index, (seg, ids)) in self
+        let prose: Vec<(&crate::model::Segment, &Vec<(usize, usize)>)> = self
             .turn
             .segments
             .iter()
             .zip(self.seg_ids)
             .filter(|(s, _)| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
-            .enumerate()
-        {
-            let seg = Segment::new(index, &seg.text, in_fence, code_before);
+            .collect();
+        for (index, &(seg, ids)) in prose.iter().enumerate() {
+            around.next_shows = prose
+                .get(index + 1)
+                .is_some_and(|(n, _)| opens_with_shown(&n.text.text));
+            let seg = Segment::new(index, &seg.text, around);
             let fences = fence_lines(&seg.text.text).count();
-            in_fence ^= fences % 2 == 1;
-            code_before |= fences > 0;
+            around.in_fence ^= fences % 2 == 1;
+            around.code_before |= fences > 0;
+            around.file_before |= seg.first_file.is_some();
             // Each kind claims its words before the next looks: an ordinal's words are no
             // description, a description's demonstrative no pronoun.
             self.ordinals(&seg, &mut found);
@@ -620,6 +654,7 @@ impl Reader<'_> {
                 } else if lex.file_nouns.contains(&lower)
                     && !names_code(&t[..s])
                     && !seg.code_before(s)
+                    && !seg.file_before(s)
                     && !tokens(&t[..s]).any(|(_, w)| stem(w) == stem(noun))
                 {
                     let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
@@ -658,13 +693,16 @@ impl Reader<'_> {
                 // request, so "that" needs the same word, not just the same stem).
                 let near = matches!(demonstrative.as_deref(), Some("this" | "these"));
                 let noun_stem = stem(noun);
+                // ("aider/io.py\n\nThis file contains …": the turn named the file.)
                 let said_before = tokens(&t[..s]).any(|(_, w)| {
                     if near {
                         stem(w) == noun_stem
                     } else {
                         w.eq_ignore_ascii_case(noun)
                     }
-                });
+                }) || near
+                    && lex.file_nouns.contains(&noun.to_lowercase())
+                    && seg.file_before(s);
                 if said_before {
                     continue;
                 }
@@ -698,11 +736,15 @@ impl Reader<'_> {
                 && rest_of_line.trim_end().ends_with(':')
                 && rest_of_line.split_whitespace().count() <= 3;
             let shown_next = || {
-                t[e..]
+                let rest: Vec<&str> = t[e..]
                     .split('\n')
                     .skip(1)
-                    .find(|l| !l.trim().is_empty())
-                    .is_some_and(|l| is_list_item(l).is_some() || is_fence_line(l))
+                    .filter(|l| !l.trim().is_empty())
+                    .take(1)
+                    .collect();
+                rest.first().map_or(seg.around.next_shows, |l| {
+                    is_list_item(l).is_some() || is_fence_line(l)
+                })
             };
             if introduces && shown_next() {
                 continue;
@@ -1060,17 +1102,28 @@ fn names_a_thing(before: &str) -> bool {
 
 /// Whether a text names code, a file or a path (`fields.py`, `src/`).
 fn names_code(text: &str) -> bool {
-    text.split_whitespace().any(|w| {
-        let w = w.trim_matches([',', '.', '(', ')', ':', '"', '\'']);
-        // ("e.g.", "$245.50", "05/26" are not names.)
-        w.contains('`')
-            || w.contains(['.', '/'])
+    text.contains('`') || names_a_file(text)
+}
+
+/// Whether a text names a file or a path (`fields.py`, src/).
+fn names_a_file(text: &str) -> bool {
+    first_file_name(text).is_some()
+}
+
+/// Where the first word naming a file or a path starts.
+fn first_file_name(text: &str) -> Option<usize> {
+    text.split_whitespace()
+        .find(|w| {
+            let w = w.trim_matches([',', '.', '(', ')', ':', '"', '\'', '`']);
+            // ("e.g.", "$245.50", "05/26" are not names, nor a command such as "/ask".)
+            (w.contains('.') || w.chars().skip(1).any(|c| c == '/'))
                 && w.chars().any(|c| c.is_ascii_alphabetic())
                 && !matches!(
                     w.to_ascii_lowercase().as_str(),
                     "e.g" | "i.e" | "etc" | "vs"
                 )
-    })
+        })
+        .map(|w| w.as_ptr() as usize - text.as_ptr() as usize)
 }
 
 /// "it" or "them" early in a turn's opening with nothing before it that it could stand for: only
