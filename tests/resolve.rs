@@ -97,6 +97,28 @@ fn a_participle_after_its_noun_points_back_unless_it_takes_an_object() {
 }
 
 #[test]
+fn that_before_a_noun_that_is_also_a_verb_and_a_determiner_is_a_relative_pronoun() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find funds with no transaction fee and a 5-year record."},
+        {"role": "assistant", "content": "Collect the names of the funds that match these filters."},
+        {"role": "assistant", "content": "Fund A and Fund B. Let me fix that match."},
+    ]));
+    let refs = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs, [(2, "that match")]);
+}
+
+#[test]
+fn criteria_or_conditions_past_a_turn_s_opening_are_what_it_just_listed() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Can I cancel reservation ABC123? What are the criteria and conditions?"},
+        {"role": "assistant", "content": "Let me explain. A basic economy ticket can be cancelled only within 24 hours of booking or with travel insurance. Your reservation does not meet these criteria."},
+        {"role": "user", "content": "Are you sure about these conditions?"},
+    ]));
+    let refs = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs, [(2, "these conditions")]);
+}
+
+#[test]
 fn an_ordinal_before_a_superlative_ranks_by_a_measure_and_points_at_no_list() {
     let a = analyse(json!([
         {"role": "assistant", "content": "Two flights fit:\n1. HAT023 at $163\n2. HAT069 at $120\nAnd two test cases failed:\n1. test_price\n2. test_seats"},

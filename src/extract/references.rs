@@ -606,6 +606,18 @@ impl Reader<'_> {
             {
                 continue;
             }
+            // "the funds that match these criteria": "that" before a noun that is also a verb,
+            // and a determiner after it, is a relative pronoun.
+            if demonstrative.as_deref() == Some("that")
+                && c.get(3).is_none()
+                && VERB_NOUNS.contains(&noun.to_lowercase().as_str())
+                && t[e..].strip_prefix(' ').is_some_and(|rest| {
+                    let w = rest.split(' ').next().unwrap_or("").to_lowercase();
+                    DETERMINERS.contains(&w.as_str())
+                })
+            {
+                continue;
+            }
             // "verify that the fix works", "a page that contains information": a complementizer
             // or a relative pronoun, not a demonstrative.
             if c.get(3).is_some_and(|w| {
@@ -1356,6 +1368,12 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
 const TASK_NOUNS: &[&str] = &["request", "task", "question", "query", "prompt", "problem"];
 
 /// Words after "that" that make it a complementizer ("shows that the test fails").
+/// Head nouns that are also verbs in the base form ("the funds that match these criteria").
+const VERB_NOUNS: &[&str] = &[
+    "match", "check", "test", "fix", "change", "call", "list", "answer", "search", "query",
+    "request", "edit", "patch", "log", "record", "order", "return", "report",
+];
+
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
