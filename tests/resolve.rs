@@ -2563,3 +2563,20 @@ fn a_file_or_change_the_turn_shows_in_another_paragraph_is_its_own_and_a_slash_c
         "{refs:#?}"
     );
 }
+
+#[test]
+fn a_deferral_in_a_numbered_line_of_code_is_the_file_s_and_a_note_after_it_the_tool_s() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Why does the retry test fail?"},
+        {"role": "assistant", "content": "Let me lint it.", "tool_calls": [bash("c1", "flake8 tests/test_sendchat.py")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "tests/test_sendchat.py:43:9: F841 local variable 'result' is never used\n22│        mock.side_effect = [\n23│            RateLimitError(\n24│                \"rate limit exceeded\",\n43█        result = send(model, messages)"},
+        {"role": "assistant", "content": "And the sender.", "tool_calls": [call("c2", "str_replace_editor", json!({"command": "view", "path": "/repo/send.py"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "     1\timport time\n     2\tdef send(model, messages):<response clipped><NOTE>Due to the max output limit, only part of this file has been shown to you. You should retry this tool after you have searched inside the file with `grep -n`.</NOTE>"},
+    ]));
+    let retries = turns_and_texts(&a, &[Subkind::ToolRetry]);
+    assert_eq!(retries.len(), 1, "{retries:#?}");
+    assert_eq!(retries[0].0, 4, "the clipped view asks to be called again");
+    let errors = turns_and_texts(&a, &[Subkind::Error]);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].1.contains("F841"), "{errors:#?}");
+}

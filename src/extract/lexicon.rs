@@ -297,6 +297,19 @@ impl Patterns {
     pub fn first(&self, text: &str) -> Option<(usize, usize)> {
         self.any.as_ref()?.find(text).map(|m| (m.start(), m.end()))
     }
+
+    /// The leftmost match that `keep` accepts, if any.
+    pub fn first_where(
+        &self,
+        text: &str,
+        keep: impl Fn(usize, usize) -> bool,
+    ) -> Option<(usize, usize)> {
+        self.any
+            .as_ref()?
+            .find_iter(text)
+            .map(|m| (m.start(), m.end()))
+            .find(|&(s, e)| keep(s, e))
+    }
 }
 
 /// The compiled lexicon the extractors and the resolver use.

@@ -51,9 +51,21 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         let kind = info.map_or(CallKind::Unknown, |c| c.kind);
         // Deferrals: the tool asks to be called again later ("retry after 30s", HTTP 429, a job
         // to poll). That is an obligation to come back, not a finding about the world.
+        // (Not in a line of a file printed with its number: `24│ "rate limit exceeded",`
+        // is code that handles the deferral. The harness may append its note to the last
+        // such line: `<response clipped><NOTE>… only part of this file has been shown`.)
         let retry = outputs.iter().find_map(|t| {
-            window_first(&t.text, |w| lex.retry.first(w))
-                .map(|(s, e)| (*t, line_around(&t.text, s, e)))
+            let in_prose = |w: &str, s: usize, e: usize| {
+                let (ls, le) = line_around(w, s, e);
+                let before = &w[ls..s.max(ls)];
+                !is_numbered_line(&w[ls..le])
+                    || before.contains("<NOTE>")
+                    || before.contains("<response clipped>")
+            };
+            window_first(&t.text, |w| {
+                lex.retry.first_where(w, |s, e| in_prose(w, s, e))
+            })
+            .map(|(s, e)| (*t, line_around(&t.text, s, e)))
         });
         if let Some((t, (ls, le))) = retry {
             let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
@@ -655,12 +667,14 @@ fn exception_line(body: &str) -> Option<usize> {
     at
 }
 
-/// `273:    "Unable to …"`, `64\t job.state = "failed"`: a line of a file or of search results,
-/// printed with its number. Its words are the file's, not the tool's verdict.
+/// `273:    "Unable to …"`, `64\t job.state = "failed"`, `24│ …` (a linter's excerpt),
+/// `12→ …` (Claude Code's Read): a line of a file or of search results, printed with its
+/// number. Its words are the file's, not the tool's verdict.
 fn is_numbered_line(line: &str) -> bool {
-    let t = line.trim_start();
+    let t = line.trim_start().trim_start_matches("> ");
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && t[digits..].starts_with([':', '\t', '-', '|']) || t.starts_with("[File:")
+    digits > 0 && t[digits..].starts_with([':', '\t', '-', '|', '│', '█', '→'])
+        || t.starts_with("[File:")
 }
 
 fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
