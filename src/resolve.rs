@@ -99,6 +99,25 @@ pub fn resolve(
                 }
             }
         }
+        // A deferral that answers no call is the harness's own request to the model failing
+        // ("Overloaded", Aider's "Unexpected error: … RateLimitError"): the next message to
+        // the model (the user's, sent again or not) or its next answer makes that call again.
+        let messages_the_model = match turn.role {
+            Role::Assistant => turn.has_text() || !turn.calls.is_empty(),
+            Role::User => turn.has_text() && !turn.is_summary,
+            _ => false,
+        };
+        if messages_the_model {
+            for id in pending.by_tool.remove(THE_MODEL).unwrap_or_default() {
+                if !pending.frozen[id] {
+                    let link = Link {
+                        turn: t,
+                        bytes: turn.span,
+                    };
+                    resolved(&mut facts[id], link);
+                }
+            }
+        }
         if t > 0 {
             resolve_with_calls(traj, t, bytes, lex, calls.of_turn(t), facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
@@ -147,6 +166,9 @@ pub fn resolve(
     }
 }
 
+/// The key under which `Pending::by_tool` keeps deferrals that answer no call (see `resolve`).
+const THE_MODEL: &str = "\0model";
+
 #[derive(Default)]
 struct Pending {
     by_term: HashMap<String, Vec<usize>>,
@@ -170,6 +192,8 @@ impl Pending {
         if matches!(f.subkind, Subkind::ToolRetry | Subkind::SelfCommitment) {
             if let Some(tool) = &f.tool {
                 self.by_tool.entry(tool.clone()).or_default().push(id);
+            } else if f.subkind == Subkind::ToolRetry {
+                self.by_tool.entry(THE_MODEL.into()).or_default().push(id);
             }
         }
         if let Some(k) = &f.todo_key {

@@ -2580,3 +2580,30 @@ fn a_deferral_in_a_numbered_line_of_code_is_the_file_s_and_a_note_after_it_the_t
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].1.contains("F841"), "{errors:#?}");
 }
+
+#[test]
+fn a_model_overloaded_is_retried_by_the_next_message_to_the_model() {
+    let log = "# aider chat started at 2024-08-06 14:00:00\n\n#### remove `cache_missing`  \n> Unexpected error: litellm.APIConnectionError: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}  \n\n#### remove `cache_missing`  \n\nCertainly! I'll remove it.\n\n#### and the docs?  \n> Unexpected error: litellm.InternalServerError: AnthropicException - Overloaded.  \n";
+    let report = process("chat.md", log.as_bytes());
+    let retries: Vec<(Status, Option<usize>)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::ToolRetry)
+        .map(|f| (f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    let traj = &report.read.trajectories[0];
+    let resent = traj
+        .turns
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.has_text() && t.segments[0].text.text.contains("remove"))
+        .nth(1)
+        .map(|(k, _)| k);
+    assert!(resent.is_some());
+    // The first request is sent again; the last one, at the log's end, waits.
+    assert_eq!(
+        retries,
+        [(Status::Discharged, resent), (Status::Open, None)],
+        "{retries:#?}"
+    );
+}

@@ -40,10 +40,15 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             });
         }
         let missing = match (f.kind(), f.subkind) {
-            (FactKind::Obligation, Subkind::ToolRetry) => Some(format!(
-                "the run ends here: no later call to `{}`, no decision not to retry",
-                tool.as_deref().unwrap_or("the tool")
-            )),
+            (FactKind::Obligation, Subkind::ToolRetry) => {
+                Some(match tool.as_deref() {
+                    Some(tool) => {
+                        format!("the run ends here: no later call to `{tool}`, no decision not to retry")
+                    }
+                    // (A deferral that answers no call is a request to the model: see resolve.)
+                    None => "the run ends here: no later message to the model".to_string(),
+                })
+            }
             (FactKind::Obligation, _) => {
                 Some("the run ends here: no turn does it, reports it done or drops it".to_string())
             }
@@ -66,7 +71,14 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
         let message = rule.message.render(|v| match v {
             "fact" => Some(subkind_phrase(f.subkind).to_string()),
             "text" => Some(short(&f.text, 100)),
-            "tool" => Some(tool.clone().unwrap_or_else(|| "the tool".into())),
+            // (A deferral that answers no call is the model's.)
+            "tool" => Some(tool.clone().unwrap_or_else(|| {
+                if f.subkind == Subkind::ToolRetry {
+                    "model".into()
+                } else {
+                    "the tool".into()
+                }
+            })),
             "turn" => Some(f.turn.to_string()),
             "status" => Some(status.to_string()),
             _ => None,

@@ -282,7 +282,20 @@ mod tests {
         );
         // The missing counterpart: the last turn.
         assert_eq!(found[0].labels.last().unwrap().span.start, 400);
-        assert_eq!(run_rule("ignored-retry", &t, &a).len(), 1);
+        // A deferral that answers no call is the model's.
+        let retried = run_rule("ignored-retry", &t, &a);
+        assert_eq!(retried.len(), 1);
+        assert!(
+            retried[0]
+                .message
+                .starts_with("`model` asked to be called again"),
+            "{}",
+            retried[0].message
+        );
+        assert_eq!(
+            retried[0].labels.last().unwrap().message,
+            "the run ends here: no later message to the model"
+        );
         // An unbound reference, no compaction involved.
         let a = analysis(vec![fact(Subkind::Ordinal, 4)]);
         let found = run_rule("unbound-reference", &t, &a);
