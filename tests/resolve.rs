@@ -2607,3 +2607,24 @@ fn a_model_overloaded_is_retried_by_the_next_message_to_the_model() {
         "{retries:#?}"
     );
 }
+
+#[test]
+fn a_list_headed_in_the_paragraph_before_is_the_reader_s_steps_or_the_writer_s_plan() {
+    // Aider gives each paragraph its own segment: the heading sentence is in the one before.
+    let log = "# aider chat started at 2024-08-06 14:00:00\n\n#### how do i install pandas  \n\nUse pip. Here's how you can do it:\n\n1. Open your terminal.\n2. Run the following command:\n\n```bash\npip install pandas\n```\n\n#### add a test for --map-tokens  \n\nCertainly! Here's how we'll implement it:\n\n1. Add a test method called `test_map_tokens`.\n\n2. Mock the `RepoMap` class to check that it is called.\n";
+    let report = process("chat.md", log.as_bytes());
+    let steps: Vec<&str> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::PlanStep)
+        .map(|f| f.text.as_str())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "Add a test method called `test_map_tokens`.",
+            "Mock the `RepoMap` class to check that it is called."
+        ],
+        "{steps:#?}"
+    );
+}

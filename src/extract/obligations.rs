@@ -27,20 +27,20 @@ pub fn extract(
         // A plan handed to the agent as its task ("## Plan for solving the task") binds it too;
         // other lists a user writes (steps to reproduce, requirements) are not its plan.
         if turn.role == Role::User {
+            let mut lead_in = "";
             for seg in turn
                 .segments
                 .iter()
                 .filter(|s| s.kind == SegmentKind::Prose)
             {
-                plan_steps(
-                    i,
-                    &seg.text,
-                    &sentences(&seg.text.text),
-                    lex,
-                    Plans::Named,
-                    None,
-                    facts,
-                );
+                let sents = sentences(&seg.text.text);
+                let prose = Prose {
+                    text: &seg.text,
+                    sents: &sents,
+                    lead_in,
+                };
+                plan_steps(i, &prose, lex, Plans::Named, None, facts);
+                lead_in = prose.next_lead_in();
             }
             continue;
         }
@@ -72,6 +72,7 @@ pub fn extract(
             &whole_message
         };
         let mut immediate: Vec<Candidate> = Vec::new();
+        let mut lead_in = "";
         for seg in turn
             .segments
             .iter()
@@ -79,7 +80,13 @@ pub fn extract(
         {
             let text = &seg.text;
             let sents = sentences(&text.text);
-            plan_steps(i, text, &sents, lex, plans, Some(&call_words), facts);
+            let prose = Prose {
+                text,
+                sents: &sents,
+                lead_in,
+            };
+            plan_steps(i, &prose, lex, plans, Some(&call_words), facts);
+            lead_in = prose.next_lead_in();
             for (k, s) in sents.iter().enumerate() {
                 let sentence = &text.text[s.start..s.end];
                 if is_list_item(sentence).is_some() {
@@ -1116,10 +1123,43 @@ enum Plans {
     Named,
 }
 
+/// A prose segment, split into sentences, with the last sentence of the segment before it in
+/// its turn: a reader may give each paragraph a segment of its own (Aider's does), and the
+/// sentence that heads a list is then in the one before.
+struct Prose<'t, 's> {
+    text: &'t Text,
+    sents: &'s [super::words::Sentence],
+    lead_in: &'t str,
+}
+
+impl<'t> Prose<'t, '_> {
+    /// The sentences before sentence `k`, nearest first, the lead-in last.
+    fn before(&self, k: usize) -> impl Iterator<Item = &'t str> + '_ {
+        self.sents[..k]
+            .iter()
+            .rev()
+            .map(|s| &self.text.text[s.start..s.end])
+            .chain(Some(self.lead_in).filter(|l| !l.is_empty()))
+    }
+
+    /// The lead-in of the segment after this one: its last sentence, or when it ends in a list
+    /// (which a loose list's next item continues), the sentence that heads that list.
+    fn next_lead_in(&self) -> &'t str {
+        let listed = self
+            .sents
+            .iter()
+            .rev()
+            .take_while(|s| is_list_item(&self.text.text[s.start..s.end]).is_some())
+            .count();
+        self.before(self.sents.len() - listed)
+            .next()
+            .unwrap_or(self.lead_in)
+    }
+}
+
 fn plan_steps(
     turn: usize,
-    text: &Text,
-    sents: &[super::words::Sentence],
+    prose: &Prose,
     lex: &Lexicon,
     plans: Plans,
     // The calls of the turn (none for a user's turn): a list they perform is not owed.
@@ -1127,6 +1167,7 @@ fn plan_steps(
     facts: &mut Vec<Fact>,
 ) {
     let named_plan_only = plans == Plans::Named;
+    let (text, sents) = (prose.text, prose.sents);
     let mut k = 0;
     while k < sents.len() {
         if is_list_item(&text.text[sents[k].start..sents[k].end]).is_none() {
@@ -1140,13 +1181,10 @@ fn plan_steps(
         let items = &sents[first..k];
         // A sentence that introduces the list with a colon is its header alone ("Sure, I'll
         // gather the data. Here is the sales data:" heads data, not a plan).
-        let introduced = first > 0
-            && text.text[sents[first - 1].start..sents[first - 1].end]
-                .trim_end_matches(['*', ' ', '\n'])
-                .ends_with(':');
+        let lead = prose.before(first).next();
+        let introduced = lead.is_some_and(|h| h.trim_end_matches(['*', ' ', '\n']).ends_with(':'));
         let window = if introduced { 1 } else { 2 };
-        let header = sents[..first].iter().rev().take(window).any(|s| {
-            let h = &text.text[s.start..s.end];
+        let header = prose.before(first).take(window).any(|h| {
             let lower = h.to_lowercase();
             // ("I'll need the following details:" asks the reader for things, as a sentence
             // that is no commitment does: what follows is no plan of the writer's.)
@@ -1160,11 +1198,7 @@ fn plan_steps(
             continue;
         }
         // "To run the game, you would need to:" — steps for the reader, not the agent's plan.
-        if first > 0
-            && lex
-                .for_the_reader
-                .is_match(&text.text[sents[first - 1].start..sents[first - 1].end])
-        {
+        if lead.is_some_and(|h| lex.for_the_reader.is_match(h)) {
             continue;
         }
         let imperative = items
