@@ -55,7 +55,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // is code that handles the deferral. The harness may append its note to the last
         // such line: `<response clipped><NOTE>… only part of this file has been shown`.)
         let retry = outputs.iter().find_map(|t| {
-            let in_prose = |w: &str, s: usize, e: usize| {
+            let the_tool_s = |w: &str, s: usize, e: usize| {
                 let (ls, le) = line_around(w, s, e);
                 let before = &w[ls..s.max(ls)];
                 !is_numbered_line(&w[ls..le])
@@ -63,7 +63,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
                     || before.contains("<response clipped>")
             };
             window_first(&t.text, |w| {
-                lex.retry.first_where(w, |s, e| in_prose(w, s, e))
+                lex.retry.first_where(w, |s, e| the_tool_s(w, s, e))
             })
             .map(|(s, e)| (*t, line_around(&t.text, s, e)))
         });

@@ -1123,9 +1123,9 @@ enum Plans {
     Named,
 }
 
-/// A prose segment, split into sentences, with the last sentence of the segment before it in
-/// its turn: a reader may give each paragraph a segment of its own (Aider's does), and the
-/// sentence that heads a list is then in the one before.
+/// A prose segment, split into sentences, with its lead-in: the sentence before it in the turn's
+/// previous segment (see `next_lead_in`). A reader may give each paragraph a segment of its own
+/// (Aider's does), and the sentence that heads a list is then in the one before.
 struct Prose<'t, 's> {
     text: &'t Text,
     sents: &'s [super::words::Sentence],

@@ -748,15 +748,14 @@ impl Reader<'_> {
                 && rest_of_line.trim_end().ends_with(':')
                 && rest_of_line.split_whitespace().count() <= 3;
             let shown_next = || {
-                let rest: Vec<&str> = t[e..]
+                // (Past the segment's end, the turn's next segment.)
+                t[e..]
                     .split('\n')
                     .skip(1)
-                    .filter(|l| !l.trim().is_empty())
-                    .take(1)
-                    .collect();
-                rest.first().map_or(seg.around.next_shows, |l| {
-                    is_list_item(l).is_some() || is_fence_line(l)
-                })
+                    .find(|l| !l.trim().is_empty())
+                    .map_or(seg.around.next_shows, |l| {
+                        is_list_item(l).is_some() || is_fence_line(l)
+                    })
             };
             if introduces && shown_next() {
                 continue;
@@ -1367,13 +1366,13 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
 /// What "the original X" calls the task a log starts from.
 const TASK_NOUNS: &[&str] = &["request", "task", "question", "query", "prompt", "problem"];
 
-/// Words after "that" that make it a complementizer ("shows that the test fails").
 /// Head nouns that are also verbs in the base form ("the funds that match these criteria").
 const VERB_NOUNS: &[&str] = &[
     "match", "check", "test", "fix", "change", "call", "list", "answer", "search", "query",
     "request", "edit", "patch", "log", "record", "order", "return", "report",
 ];
 
+/// Words after "that" that make it a complementizer ("shows that the test fails").
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
