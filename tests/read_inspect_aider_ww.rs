@@ -6,7 +6,7 @@ use common::{count, read, shared_corpus as corpus};
 
 use std::collections::BTreeMap;
 use trajlint::formats::{self, ReadOutput, Severity};
-use trajlint::model::{EventKind, Format, Role, Trajectory};
+use trajlint::model::{EventKind, Format, Role, SegmentKind, Trajectory};
 
 fn roles(t: &Trajectory) -> BTreeMap<Role, usize> {
     let mut m = BTreeMap::new();
@@ -323,6 +323,37 @@ fn aider_small_history() {
         .unwrap();
     assert!(add.segments[0].text.text.starts_with("/add /home/"));
     assert_eq!(add.segments.len(), 8);
+}
+
+#[test]
+fn aider_help_s_quoted_documents_are_material_not_the_user_s_words() {
+    let log = b"# aider chat started at 2024-08-06 14:00:00\n\n#### /help how do I add files?  \n####   \n#### # Relevant docs:  \n####   \n#### <doc>  \n#### This page is a copy of README.md, adding the front matter above.  \n#### </doc>  \n####   \n#### How do I add files?  \n\nUse `/add <file>`.\n";
+    let out = formats::read(log, None);
+    assert_eq!(out.format, Some(Format::Aider));
+    let user = out.trajectories[0]
+        .turns
+        .iter()
+        .find(|x| x.role == Role::User)
+        .unwrap();
+    let kinds: Vec<(SegmentKind, &str)> = user
+        .segments
+        .iter()
+        .map(|s| (s.kind, s.text.text.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (SegmentKind::Prose, "/help how do I add files?"),
+            (SegmentKind::Prose, "# Relevant docs:"),
+            (SegmentKind::Output, "<doc>"),
+            (
+                SegmentKind::Output,
+                "This page is a copy of README.md, adding the front matter above."
+            ),
+            (SegmentKind::Output, "</doc>"),
+            (SegmentKind::Prose, "How do I add files?"),
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -274,9 +274,20 @@ impl Reader<'_> {
             return;
         }
         let mut t = Turn::new(Role::User, span);
+        // Documents aider quotes into the message (`/help` sends the relevant pages, each in
+        // `<doc>` … `</doc>`) are material, not the user's words.
+        let mut in_doc = false;
         for &(l, p) in &b.lines {
+            let line = self.bytes[l.start + p..l.end].trim_ascii();
+            in_doc |= line == b"<doc>";
+            let kind = if in_doc {
+                SegmentKind::Output
+            } else {
+                SegmentKind::Prose
+            };
+            in_doc &= line != b"</doc>";
             for text in self.text(l.start + p, l.end) {
-                t.push_text(SegmentKind::Prose, text);
+                t.push_text(kind, text);
             }
         }
         let call = match word {
