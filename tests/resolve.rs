@@ -2628,3 +2628,29 @@ fn a_list_headed_in_the_paragraph_before_is_the_reader_s_steps_or_the_writer_s_p
         "{steps:#?}"
     );
 }
+
+#[test]
+fn aider_s_tag_fences_hold_their_code_across_a_blank_line_and_are_what_a_colon_introduces() {
+    let log = "# aider chat started at 2024-08-06 14:00:00\n\n#### when a pasted image has a name already in the chat, replace the old one  \n\nCertainly! Here's the proposed change:\n\naider/commands.py\n<source>python\n<<<<<<< SEARCH\n        path = Path(name)\n=======\n        path = Path(name)\n\n        # Check if a file with the same name already exists in the chat\n        drop(path)\n>>>>>>> REPLACE\n</source>\n\nThis drops the old image first.\n";
+    let report = process("chat.md", log.as_bytes());
+    let refs: Vec<&str> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.kind() == trajlint::extract::FactKind::Reference)
+        .map(|f| f.text.as_str())
+        .collect();
+    // "Here's the proposed change:" introduces the block the next paragraph opens.
+    assert!(refs.is_empty(), "{refs:#?}");
+    // The block is one segment, its blank line and all: its comment is code, not prose.
+    let traj = &report.read.trajectories[0];
+    let block = traj
+        .turns
+        .iter()
+        .flat_map(|t| &t.segments)
+        .find(|s| s.text.text.contains("<source>python"))
+        .unwrap();
+    assert!(
+        block.text.text.trim_end().ends_with("</source>"),
+        "{block:#?}"
+    );
+}

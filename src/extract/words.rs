@@ -11,10 +11,30 @@ pub struct Sentence {
     pub end: usize,
 }
 
-/// Whether a line opens or closes a fenced code block ("```", "```python", indented or not).
+/// Whether a line opens or closes a fenced code block: "```", "```python", indented or not, or
+/// a line that is only one of the tags Aider fences code with for some models (`<source>python`,
+/// `<pre>`, `</source>`).
 pub fn is_fence_line(line: &str) -> bool {
-    line.trim_start().starts_with("```")
+    let t = line.trim();
+    if t.starts_with("```") {
+        return true;
+    }
+    let Some(tag) = t.strip_prefix("</").or_else(|| t.strip_prefix('<')) else {
+        return false;
+    };
+    CODE_TAGS.iter().any(|name| {
+        tag.strip_prefix(name).is_some_and(|rest| {
+            // `<source>`, `<source>python`, `<source python>`; nothing else on the line.
+            let lang = rest
+                .strip_prefix('>')
+                .or_else(|| rest.strip_prefix(' ').and_then(|r| r.strip_suffix('>')));
+            lang.is_some_and(|l| l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        })
+    })
 }
+
+/// The tags Aider fences code with when a model handles Markdown fences badly.
+const CODE_TAGS: [&str; 5] = ["sourcecode", "source", "codeblock", "code", "pre"];
 
 /// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and
 /// never inside fenced code blocks (which are dropped: code is not prose).
@@ -368,6 +388,33 @@ mod tests {
         // Short words keep their endings: a station is not a state, an action not an act.
         assert_ne!(stem("station"), stem("state"));
         assert_ne!(stem("action"), stem("act"));
+    }
+
+    #[test]
+    fn a_fence_is_three_backticks_or_a_line_that_is_only_a_code_tag() {
+        for fence in [
+            "```",
+            "  ```python",
+            "<source>python",
+            "</source>",
+            "<pre>",
+            "<source python>",
+        ] {
+            assert!(is_fence_line(fence), "{fence}");
+        }
+        for prose in [
+            "<code>x</code> is the flag",
+            "<sourcefile>",
+            "<source> is a tag",
+            "</doc>",
+        ] {
+            assert!(!is_fence_line(prose), "{prose}");
+        }
+        // Code between tag fences is not prose.
+        assert_eq!(
+            texts("Here it is:\n<source>python\n# the same name\n</source>\nDone."),
+            vec!["Here it is:", "Done."]
+        );
     }
 
     #[test]

@@ -352,6 +352,14 @@ impl Reader<'_> {
             let line = self.bytes[l.start..l.end].trim_ascii();
             if line.starts_with(b"```") {
                 in_fence = !in_fence;
+            } else if let Some(tag) = line.strip_prefix(b"</") {
+                // (`</source>` closes what `<source>python` opened.)
+                let tag = std::str::from_utf8(tag).unwrap_or("");
+                in_fence &= !FENCE_TAGS
+                    .iter()
+                    .any(|t| tag.strip_prefix(&t[1..]) == Some(">"));
+            } else if is_fence(std::str::from_utf8(line).unwrap_or("")) {
+                in_fence = true;
             }
             if line.is_empty() && !in_fence {
                 if let Some(r) = run.take() {
@@ -434,13 +442,14 @@ impl Reader<'_> {
 /// for models that handle Markdown fences badly (`<source>python`, `<code>`, `<pre>`).
 fn is_fence(line: &str) -> bool {
     line.starts_with("```")
-        || ["<source", "<code", "<pre", "<sourcecode", "<codeblock"]
-            .iter()
-            .any(|tag| {
-                line.strip_prefix(tag)
-                    .is_some_and(|rest| rest.starts_with(['>', ' ']))
-            })
+        || FENCE_TAGS.iter().any(|tag| {
+            line.strip_prefix(tag)
+                .is_some_and(|rest| rest.starts_with(['>', ' ']))
+        })
 }
+
+/// The tags Aider fences code with, opened.
+const FENCE_TAGS: [&str; 5] = ["<source", "<code", "<pre", "<sourcecode", "<codeblock"];
 
 #[cfg(test)]
 mod tests {
