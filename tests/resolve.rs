@@ -2565,7 +2565,7 @@ fn a_file_or_change_the_turn_shows_in_another_paragraph_is_its_own_and_a_slash_c
 }
 
 #[test]
-fn a_deferral_in_a_numbered_line_of_code_is_the_file_s_and_a_note_after_it_the_tool_s() {
+fn a_deferral_in_numbered_code_or_a_commit_subject_is_not_the_tool_s_and_a_note_after_it_is() {
     let a = analyse(json!([
         {"role": "user", "content": "Why does the retry test fail?"},
         {"role": "assistant", "content": "Let me lint it.", "tool_calls": [bash("c1", "flake8 tests/test_sendchat.py")]},
@@ -2576,6 +2576,13 @@ fn a_deferral_in_a_numbered_line_of_code_is_the_file_s_and_a_note_after_it_the_t
     let retries = turns_and_texts(&a, &[Subkind::ToolRetry]);
     assert_eq!(retries.len(), 1, "{retries:#?}");
     assert_eq!(retries[0].0, 4, "the clipped view asks to be called again");
+    // A commit's subject is its writer's words, not the tool deferring.
+    let b = analyse(json!([
+        {"role": "user", "content": "Show the last commits."},
+        {"role": "assistant", "content": "Here they are.", "tool_calls": [bash("c1", "git log --oneline -2")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "608c804 feat: implement countdown for retry in 0.1-second increments\n1a2b3c4 fix: typo"},
+    ]));
+    assert!(of_kind(&b, &[Subkind::ToolRetry]).is_empty());
     let errors = turns_and_texts(&a, &[Subkind::Error]);
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(errors[0].1.contains("F841"), "{errors:#?}");

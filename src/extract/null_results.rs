@@ -53,12 +53,13 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // to poll). That is an obligation to come back, not a finding about the world.
         // (Not in a line of a file printed with its number: `24│ "rate limit exceeded",`
         // is code that handles the deferral. The harness may append its note to the last
-        // such line: `<response clipped><NOTE>… only part of this file has been shown`.)
+        // such line: `<response clipped><NOTE>… only part of this file has been shown`. Nor
+        // in a commit's subject: "Commit 608c804 feat: … retry in 0.1-second increments".)
         let retry = outputs.iter().find_map(|t| {
             let the_tool_s = |w: &str, s: usize, e: usize| {
                 let (ls, le) = line_around(w, s, e);
                 let before = &w[ls..s.max(ls)];
-                !is_numbered_line(&w[ls..le])
+                !is_numbered_line(&w[ls..le]) && !is_commit_line(&w[ls..le])
                     || before.contains("<NOTE>")
                     || before.contains("<response clipped>")
             };
@@ -675,6 +676,15 @@ fn is_numbered_line(line: &str) -> bool {
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     digits > 0 && t[digits..].starts_with([':', '\t', '-', '|', '│', '█', '→'])
         || t.starts_with("[File:")
+}
+
+/// `Commit 608c804 feat: …` (Aider's record of its commit), `608c804 fix: …` (`git log
+/// --oneline`): a commit's subject, the words of whoever wrote it.
+fn is_commit_line(line: &str) -> bool {
+    let t = line.trim_start();
+    let t = t.strip_prefix("Commit ").unwrap_or(t);
+    let hex = t.bytes().take_while(u8::is_ascii_hexdigit).count();
+    (7..=40).contains(&hex) && t[hex..].starts_with(' ')
 }
 
 fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
