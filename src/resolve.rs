@@ -83,21 +83,17 @@ pub fn resolve(
             fresh_nulls.clear();
         }
         // 1. This turn resolves what came before it.
+        let whole_turn = Link {
+            turn: t,
+            bytes: turn.span,
+        };
         // Work handed to a participant is done by that participant's next turn.
         if let Some(ids) = turn
             .name
             .as_deref()
             .and_then(|n| pending.by_agent.remove(n))
         {
-            for id in ids {
-                if !pending.frozen[id] {
-                    let link = Link {
-                        turn: t,
-                        bytes: turn.span,
-                    };
-                    resolved(&mut facts[id], link);
-                }
-            }
+            pending.resolve_all(&ids, facts, whole_turn);
         }
         // A deferral that answers no call is the harness's own request to the model failing
         // ("Overloaded", Aider's "Unexpected error: … RateLimitError"): the next message to
@@ -108,14 +104,8 @@ pub fn resolve(
             _ => false,
         };
         if messages_the_model {
-            for id in pending.by_tool.remove(THE_MODEL).unwrap_or_default() {
-                if !pending.frozen[id] {
-                    let link = Link {
-                        turn: t,
-                        bytes: turn.span,
-                    };
-                    resolved(&mut facts[id], link);
-                }
+            if let Some(ids) = pending.by_tool.remove(THE_MODEL) {
+                pending.resolve_all(&ids, facts, whole_turn);
             }
         }
         if t > 0 {
@@ -198,6 +188,13 @@ impl Pending {
         }
         if let Some(k) = &f.todo_key {
             self.by_todo.entry(k.clone()).or_default().push(id);
+        }
+    }
+
+    /// Resolves these facts by `link`, those a compaction froze aside.
+    fn resolve_all(&self, ids: &[usize], facts: &mut [Fact], link: Link) {
+        for &id in ids.iter().filter(|&&id| !self.frozen[id]) {
+            resolved(&mut facts[id], link);
         }
     }
 

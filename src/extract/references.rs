@@ -436,11 +436,15 @@ struct Around {
     next_shows: bool,
 }
 
-/// Whether a text opens with a list item, or with a fenced code block within two lines.
+/// Whether a line starts something a turn shows: a list item or a fenced code block.
+fn starts_shown(line: &str) -> bool {
+    is_list_item(line).is_some() || is_fence_line(line)
+}
+
+/// Whether a text opens with something shown, or with a fenced code block within two lines.
 fn opens_with_shown(text: &str) -> bool {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let first = lines.next().unwrap_or("");
-    is_list_item(first).is_some() || is_fence_line(first) || lines.next().is_some_and(is_fence_line)
+    starts_shown(lines.next().unwrap_or("")) || lines.next().is_some_and(is_fence_line)
 }
 
 impl Reader<'_> {
@@ -611,10 +615,7 @@ impl Reader<'_> {
             if demonstrative.as_deref() == Some("that")
                 && c.get(3).is_none()
                 && VERB_NOUNS.contains(&noun.to_lowercase().as_str())
-                && t[e..].strip_prefix(' ').is_some_and(|rest| {
-                    let w = rest.split(' ').next().unwrap_or("").to_lowercase();
-                    DETERMINERS.contains(&w.as_str())
-                })
+                && next_word_in(&t[e..], DETERMINERS)
             {
                 continue;
             }
@@ -664,7 +665,7 @@ impl Reader<'_> {
                         &vis.nearby(),
                     );
                 } else if lex.file_nouns.contains(&lower)
-                    && !names_code(&t[..s])
+                    && !t[..s].contains('`')
                     && !seg.code_before(s)
                     && !seg.file_before(s)
                     && !tokens(&t[..s]).any(|(_, w)| stem(w) == stem(noun))
@@ -753,9 +754,7 @@ impl Reader<'_> {
                     .split('\n')
                     .skip(1)
                     .find(|l| !l.trim().is_empty())
-                    .map_or(seg.around.next_shows, |l| {
-                        is_list_item(l).is_some() || is_fence_line(l)
-                    })
+                    .map_or(seg.around.next_shows, starts_shown)
             };
             if introduces && shown_next() {
                 continue;
@@ -1397,13 +1396,19 @@ fn takes_an_object(after: &str) -> bool {
         "a", "an", "the", "this", "these", "those", "my", "your", "our", "his", "her", "their",
         "some",
     ];
-    let Some(rest) = after.strip_prefix(' ') else {
-        return false;
-    };
-    rest.starts_with(['"', '\u{201c}', '`'])
-        || tokens(rest)
+    after
+        .strip_prefix(' ')
+        .is_some_and(|rest| rest.starts_with(['"', '\u{201c}', '`']))
+        || next_word_in(after, &OPENERS)
+}
+
+/// Whether the word right after a match (one space on) is one of `words`.
+fn next_word_in(after: &str, words: &[&str]) -> bool {
+    after.strip_prefix(' ').is_some_and(|rest| {
+        tokens(rest)
             .next()
-            .is_some_and(|(k, w)| k == 0 && OPENERS.contains(&w.to_ascii_lowercase().as_str()))
+            .is_some_and(|(k, w)| k == 0 && words.contains(&w.to_ascii_lowercase().as_str()))
+    })
 }
 
 /// The length of `phrase` through its first object pronoun ("find it and" → "find it").
