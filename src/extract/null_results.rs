@@ -463,6 +463,7 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
     let is_sub_command = command.is_some();
     let raw = command
         .or_else(|| json_field(&call.arguments, "cmd"))
+        .or_else(|| json_field(&call.arguments, "code").and_then(|c| cell_shell_lines(&c)))
         .or_else(|| {
             (!call.arguments.trim_start().starts_with('{')).then(|| call.arguments.clone())
         })?;
@@ -483,6 +484,31 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
         cmd = rest.trim();
     }
     Some(cmd.to_string())
+}
+
+/// The shell lines of a notebook cell that holds nothing else (`%pip install x`, `!ls -la`):
+/// IPython runs them as a shell would. A cell that mixes in Python is code, not a command.
+fn cell_shell_lines(code: &str) -> Option<String> {
+    let code = code.trim_start();
+    if let Some(script) = ["%%bash\n", "%%sh\n"]
+        .iter()
+        .find_map(|m| code.strip_prefix(m))
+    {
+        return Some(script.trim().to_string()).filter(|s| !s.is_empty());
+    }
+    let mut lines = code
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .peekable();
+    lines.peek()?;
+    lines
+        .map(|l| {
+            l.strip_prefix('!')
+                .or_else(|| l.strip_prefix('%').filter(|m| !m.starts_with('%')))
+        })
+        .collect::<Option<Vec<_>>>()
+        .map(|cmds| cmds.join("\n"))
 }
 
 /// A top-level string field of a JSON object given as text (arguments).
@@ -806,6 +832,30 @@ mod tests {
         assert_eq!(json_field(r#"{"commands": "ls"}"#, "command"), None);
         assert_eq!(json_field(r#"{"path": "command"}"#, "command"), None);
         assert_eq!(json_field("command", "command"), None);
+    }
+
+    #[test]
+    fn a_notebook_cell_of_shell_lines_is_a_command() {
+        let cell = |code: &str| {
+            let arguments = format!(r#"{{"code": {}}}"#, serde_json::to_string(code).unwrap());
+            shell_command(&ToolCall {
+                id: None,
+                name: "run_ipython".into(),
+                arguments,
+                span: crate::source::Span::new(0, 1),
+                result_turn: None,
+            })
+        };
+        assert_eq!(
+            cell("%pip install scitools-pyke").as_deref(),
+            Some("pip install scitools-pyke")
+        );
+        assert_eq!(cell("!ls -la\n!pwd").as_deref(), Some("ls -la\npwd"));
+        assert_eq!(cell("%%bash\nmake test\n").as_deref(), Some("make test"));
+        // Python is not a command line, even beside a shell escape.
+        assert_eq!(cell("import os\n!ls"), None);
+        assert_eq!(cell("print('hi')"), None);
+        assert_eq!(cell("%%time\nrun()"), None);
     }
 
     fn lex() -> Lexicon {
