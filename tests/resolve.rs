@@ -668,11 +668,18 @@ fn a_courtesy_promise_owes_nothing_but_a_named_action_is_owed() {
         {"role": "assistant", "content": "Please send the reservation ID, and we'll proceed from there."},
         {"role": "assistant", "content": "Please confirm, and I'll proceed with the cancellation."},
         {"role": "assistant", "content": "Please confirm, and I'll assist you further!"},
+        // A quotation closing between the comma and the "and" still ends the request's clause.
+        {"role": "assistant", "content": "Please confirm by responding with \"yes,\" and I will proceed with the booking."},
+        {"role": "assistant", "content": "Please reply “yes,” and I'll issue the refund."},
     ]));
     let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
     assert_eq!(
         owed,
-        [(3, "I'll proceed with the cancellation.")],
+        [
+            (3, "I'll proceed with the cancellation."),
+            (5, "I will proceed with the booking."),
+            (6, "I'll issue the refund.")
+        ],
         "{owed:#?}"
     );
 }

@@ -101,8 +101,10 @@ pub fn extract(
                 // that is doing work (a bare imperative in a final answer is advice to the user).
                 // Of the sentence's commitment cues, the first whose own clause is not excluded
                 // ("Let me know which flight you want, and I will proceed with the change"
-                // commits to the change, not to letting know).
-                const CLAUSES: [&str; 4] = [", and ", "; ", ", but ", ", so "];
+                // commits to the change, not to letting know). A quotation may close between
+                // the comma and the "and" ('by responding with "yes," and I will proceed').
+                const CLAUSES: [&str; 6] =
+                    [", and ", ",\" and ", ",” and ", "; ", ", but ", ", so "];
                 let clause_of = |cs: usize, ce: usize| {
                     let start = CLAUSES
                         .iter()
