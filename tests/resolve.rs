@@ -259,6 +259,36 @@ fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
 }
 
 #[test]
+fn a_set_edited_one_call_at_a_time_is_owed_to_the_next_call() {
+    let edit = |id: &str, path: &str| {
+        call(
+            id,
+            "Edit",
+            json!({"file_path": path, "old_string": "level: :info", "new_string": "level: :debug"}),
+        )
+    };
+    let a = analyse(json!([
+        {"role": "user", "content": "Log at debug level everywhere."},
+        {"role": "assistant", "content": "Let me update the configuration files:",
+         "tool_calls": [edit("c1", "config/config.exs")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "The file config/config.exs has been updated."},
+        {"role": "assistant", "content": null, "tool_calls": [edit("c2", "config/dev.exs")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "The file config/dev.exs has been updated."},
+        // One thing, one edit: done in its own turn.
+        {"role": "assistant", "content": "Let me update the logger configuration:",
+         "tool_calls": [edit("c3", "config/test.exs")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "The file config/test.exs has been updated."},
+        {"role": "assistant", "content": null, "tool_calls": [edit("c4", "config/runtime.exs")]},
+        {"role": "tool", "tool_call_id": "c4", "content": "The file config/runtime.exs has been updated."},
+    ]));
+    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
+        .iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
+}
+
+#[test]
 fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
     let edit = |id: &str| {
         call(

@@ -260,15 +260,18 @@ pub fn extract(
             .then(|| next_call_record(traj, i))
             .flatten();
         // "Let me read the relevant files:" with one Read, the next file read by a wordless
-        // call of the same tool after its result: the set is read one call at a time, and
-        // that tool's next call goes on with it.
+        // call of the same tool after its result: the set is read (or edited: "update the
+        // configuration files") one call at a time, and that tool's next call goes on with it.
         let tool = turn.calls.first().map(|c| &c.name);
         let same_tool_follows =
             next_record.is_some_and(|u| u.calls.iter().any(|c| Some(&c.name) == tool));
         let by_the_same_tool = |chunk: &ChunkWords| {
             same_tool_follows
                 && (chunk.quantified || chunk.plural)
-                && chunk.families.iter().any(|f| f == "read" || f == "search")
+                && chunk
+                    .families
+                    .iter()
+                    .any(|f| matches!(f.as_str(), "read" | "search" | "edit"))
                 && !chunk.goal
                 && !chunk.terms.is_empty()
         };
