@@ -672,13 +672,14 @@ fn catenative_before(text: &str, k: usize) -> bool {
     CATENATIVES.iter().any(|c| before.eq_ignore_ascii_case(c))
 }
 
-/// An action's words up to a purpose clause ("to understand …", "for patterns"); a "for" right
-/// after the verb belongs to it ("search for the config files"), and so does the "to" of a
+/// An action's words up to a purpose or manner clause ("to understand …", "for patterns",
+/// "with the correct format"); a "for" or "with" right after the verb belongs to it ("search
+/// for the config files", "proceed with the cancellation"), and so does the "to" of a
 /// catenative ("try to examine the files").
 fn object_part(text: &str) -> &str {
     let lead = text.len() - text.trim_start().len();
     let after_verb = text.trim_start().find(' ').map_or(0, |k| lead + k + 1);
-    [" to ", " for ", " so ", " in order "]
+    [" to ", " for ", " so ", " in order ", " with "]
         .iter()
         .filter_map(|&m| {
             text[after_verb..]
@@ -1519,6 +1520,15 @@ mod tests {
         assert_eq!(
             object_part("identify the code that needs to be modified"),
             "identify the code that needs to be modified"
+        );
+        // So does a manner ("with"), unless the verb takes it ("proceed with").
+        assert_eq!(
+            object_part("update the configuration files with the correct format"),
+            "update the configuration files"
+        );
+        assert_eq!(
+            object_part("proceed with the cancellation"),
+            "proceed with the cancellation"
         );
     }
 
