@@ -289,6 +289,31 @@ fn a_set_edited_one_call_at_a_time_is_owed_to_the_next_call() {
 }
 
 #[test]
+fn a_thing_named_by_the_start_of_a_file_s_name_is_acted_on_and_the_other_is_owed() {
+    let edit = |id: &str, path: &str, new: &str| {
+        call(
+            id,
+            "Edit",
+            json!({"file_path": path, "old_string": "  end", "new_string": new}),
+        )
+    };
+    let a = analyse(json!([
+        {"role": "user", "content": "Add the review context endpoint."},
+        {"role": "assistant", "content": "Now add the API route and Tmux function:",
+         "tool_calls": [edit("c1", "lib/web/router.ex", "    get(\"/review/:token\", ReviewController, :show)\n  end")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "The file lib/web/router.ex has been updated."},
+        {"role": "assistant", "content": "Next the launcher.",
+         "tool_calls": [edit("c2", "lib/services/tmux.ex", "  def launch_review(token), do: :ok\n  end")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "The file lib/services/tmux.ex has been updated."},
+    ]));
+    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
+        .iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
+}
+
+#[test]
 fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
     let edit = |id: &str| {
         call(

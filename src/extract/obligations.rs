@@ -1001,9 +1001,13 @@ impl CallWords {
         }
     }
 
-    /// Whether the calls name one of these keys (of a thing an action names).
+    /// Whether the calls name one of these keys (of a thing an action names). A key may be the
+    /// start of a longer word of theirs ("the API route": `router.ex`).
     fn acts_on(&self, keys: &[String]) -> bool {
-        keys.iter().any(|k| self.terms.contains(k))
+        keys.iter().any(|k| {
+            self.terms.contains(k)
+                || k.len() >= 4 && self.terms.iter().any(|t| t.starts_with(k.as_str()))
+        })
     }
 
     /// Whether the calls act on some of the things an action names and not on another ("read
