@@ -611,11 +611,21 @@ fn looks_like_verb(w: &str) -> bool {
 }
 
 /// "run it to decrypt the file": an action and why. ("try to", "need to" are not a purpose:
-/// "try to create the directory and see if that helps" names two actions.)
+/// "try to create the directory and see if that helps" names two actions; nor is a "to" of
+/// where something goes.)
 fn is_purpose(piece: &str) -> bool {
+    // (A "to" before a name, a determiner or code is where something goes: "add the function
+    // to Tmux", "to the template".)
+    let infinitive = |after: &str| {
+        let word = after
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        word.starts_with(|c: char| c.is_ascii_lowercase()) && !DETERMINERS.contains(&word)
+    };
     let purpose_to = piece
         .match_indices(" to ")
-        .any(|(k, _)| !catenative_before(piece, k));
+        .any(|(k, _)| !catenative_before(piece, k) && infinitive(&piece[k + 4..]));
     purpose_to || piece.contains(" so that ") || piece.starts_with("to ")
 }
 
@@ -1499,6 +1509,15 @@ mod tests {
         assert_eq!(
             chunks("fix it, then run the tests"),
             vec!["fix it", "run the tests"]
+        );
+        // A purpose clause keeps what follows; a "to" of where something goes does not.
+        assert_eq!(
+            chunks("run it to decrypt the file and recover the flag"),
+            vec!["run it to decrypt the file and recover the flag"]
+        );
+        assert_eq!(
+            chunks("add the function to Tmux and run the tests"),
+            vec!["add the function to Tmux", "run the tests"]
         );
     }
 
