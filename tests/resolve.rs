@@ -314,6 +314,27 @@ fn a_thing_named_by_the_start_of_a_file_s_name_is_acted_on_and_the_other_is_owed
 }
 
 #[test]
+fn showing_a_tracker_item_does_not_close_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Finish the epic."},
+        {"role": "assistant", "content": "Now close the epic since all child tasks are done.",
+         "tool_calls": [call("c1", "Bash", json!({"command": "bd show spotter-fum", "description": "Show the epic status"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "spotter-fum: Transcript fidelity (epic, open)"},
+        {"role": "assistant", "content": "All four are closed, so it can go.",
+         "tool_calls": [bash("c2", "bd close spotter-fum --reason \"all child tasks done\"")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Closed spotter-fum"},
+        {"role": "assistant", "content": "Let me close the last task.",
+         "tool_calls": [bash("c3", "bd close spotter-fum.4")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "Closed spotter-fum.4"},
+    ]));
+    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
+        .iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
+}
+
+#[test]
 fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
     let edit = |id: &str| {
         call(
