@@ -350,6 +350,24 @@ fn showing_a_tracker_item_does_not_close_it() {
 }
 
 #[test]
+fn asking_about_a_thing_does_not_draft_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Plan the security tooling work as beads."},
+        {"role": "assistant", "content": "Let me now ask the user about the rig prefix, then draft beads.",
+         "tool_calls": [call("c1", "AskUserQuestion", json!({"question": "Which rig prefix should the beads use?"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "User answered: spotter"},
+        {"role": "assistant", "content": "Creating them now.",
+         "tool_calls": [call("c2", "Bash", json!({"command": "bd create \"Add credo\" --prefix spotter", "description": "Create the first of the beads"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Created spotter-9x1"},
+    ]));
+    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
+        .iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
+}
+
+#[test]
 fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
     let edit = |id: &str| {
         call(
