@@ -82,6 +82,20 @@ fn a_need_whose_subject_is_left_out_is_the_writer_s_own() {
 }
 
 #[test]
+fn an_ability_after_the_promise_is_its_own_clause_and_telling_is_done_in_the_telling() {
+    let a = analyse(json!([
+        {"role": "user", "content": "My flight was cancelled."},
+        {"role": "assistant", "content": "I'll check your reservation details to see what else I can do for you."},
+        {"role": "assistant", "content": "I can check your reservation details."},
+        {"role": "assistant", "content": "I need to inform you that I can only cancel the entire reservation."},
+        {"role": "assistant", "content": "We need to tell the airline first."},
+    ]));
+    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
+    let turns: Vec<usize> = owed.iter().map(|o| o.0).collect();
+    assert_eq!(turns, [1, 4], "{owed:#?}");
+}
+
+#[test]
 fn a_needs_line_owes_its_action_from_the_verb_s_first_letter() {
     // A summary's "Needs …" / "Need to …" lines: the action starts with its verb, whole.
     let a = analyse(json!([

@@ -132,8 +132,10 @@ pub fn extract(
                         let (a, b) = clause_of(cs, ce);
                         let clause = &sentence[a..b];
                         let waits = lex.deferred_modal.is_match(clause);
+                        // (An ability after the cue is of a clause of its own: "I'll check the
+                        // details to see if there's anything else I can assist you with".)
                         !lex.not_commitment.is_match(clause)
-                            && (waits || !lex.ability.is_match(clause))
+                            && (waits || !lex.ability.is_match(&sentence[a..ce]))
                     })
                     .collect();
                 let mut commitments: Vec<Commitment> = Vec::new();
@@ -262,7 +264,12 @@ pub fn extract(
         // "Let me read the relevant files:" with one Read, the next file read by a wordless
         // call of the same tool after its result: the set is read (or edited: "update the
         // configuration files") one call at a time, and that tool's next call goes on with it.
-        let tool = turn.calls.first().map(|c| &c.name);
+        // (A call whose name the log did not keep is no known tool: "assistant: None".)
+        let tool = turn
+            .calls
+            .first()
+            .map(|c| &c.name)
+            .filter(|n| !n.is_empty());
         let same_tool_follows =
             next_record.is_some_and(|u| u.calls.iter().any(|c| Some(&c.name) == tool));
         let by_the_same_tool = |chunk: &ChunkWords| {
