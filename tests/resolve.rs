@@ -47,6 +47,14 @@ fn commitments(a: &Annotated) -> Vec<&Fact> {
     of_kind(a, &[Subkind::SelfCommitment])
 }
 
+/// (turn, status, turn that resolved it) of each self-commitment.
+fn commitment_links(a: &Annotated) -> Vec<(usize, Status, Option<usize>)> {
+    commitments(a)
+        .iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect()
+}
+
 #[test]
 fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
     let a = analyse(json!([
@@ -280,10 +288,7 @@ fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
         {"role": "assistant", "content": null, "tool_calls": [bash("c4", "mix credo")]},
         {"role": "tool", "tool_call_id": "c4", "content": "no issues"},
     ]));
-    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
-        .iter()
-        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
-        .collect();
+    let owed = commitment_links(&a);
     assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
 }
 
@@ -310,10 +315,7 @@ fn a_set_edited_one_call_at_a_time_is_owed_to_the_next_call() {
         {"role": "assistant", "content": null, "tool_calls": [edit("c4", "config/runtime.exs")]},
         {"role": "tool", "tool_call_id": "c4", "content": "The file config/runtime.exs has been updated."},
     ]));
-    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
-        .iter()
-        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
-        .collect();
+    let owed = commitment_links(&a);
     assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
 }
 
@@ -335,10 +337,7 @@ fn a_thing_named_by_the_start_of_a_file_s_name_is_acted_on_and_the_other_is_owed
          "tool_calls": [edit("c2", "lib/services/tmux.ex", "  def launch_review(token), do: :ok\n  end")]},
         {"role": "tool", "tool_call_id": "c2", "content": "The file lib/services/tmux.ex has been updated."},
     ]));
-    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
-        .iter()
-        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
-        .collect();
+    let owed = commitment_links(&a);
     assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
 }
 
@@ -356,10 +355,7 @@ fn showing_a_tracker_item_does_not_close_it() {
          "tool_calls": [bash("c3", "bd close spotter-fum.4")]},
         {"role": "tool", "tool_call_id": "c3", "content": "Closed spotter-fum.4"},
     ]));
-    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
-        .iter()
-        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
-        .collect();
+    let owed = commitment_links(&a);
     assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
 }
 
@@ -374,10 +370,7 @@ fn asking_about_a_thing_does_not_draft_it() {
          "tool_calls": [call("c2", "Bash", json!({"command": "bd create \"Add credo\" --prefix spotter", "description": "Create the first of the beads"}))]},
         {"role": "tool", "tool_call_id": "c2", "content": "Created spotter-9x1"},
     ]));
-    let owed: Vec<(usize, Status, Option<usize>)> = commitments(&a)
-        .iter()
-        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
-        .collect();
+    let owed = commitment_links(&a);
     assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
 }
 
