@@ -85,10 +85,12 @@ fn a_need_whose_subject_is_left_out_is_the_writer_s_own() {
         {"role": "assistant", "content": "The report lists three funds and needs to be checked by the user."},
         // A ledger's JSON string opens its sentence.
         {"role": "assistant", "content": "{\"next_speaker\": {\"reason\": \"Need to identify the fund's joining date.\", \"answer\": \"WebSurfer\"}}"},
+        // Being ready to do a thing announces it.
+        {"role": "assistant", "content": "We have located the paper and are now ready to download it."},
     ]));
     let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
     let turns: Vec<usize> = owed.iter().map(|o| o.0).collect();
-    assert_eq!(turns, [1, 2, 5], "{owed:#?}");
+    assert_eq!(turns, [1, 2, 5, 6], "{owed:#?}");
 }
 
 #[test]
