@@ -87,6 +87,8 @@ fn a_need_whose_subject_is_left_out_is_the_writer_s_own() {
         {"role": "assistant", "content": "{\"next_speaker\": {\"reason\": \"Need to identify the fund's joining date.\", \"answer\": \"WebSurfer\"}}"},
         // Being ready to do a thing announces it.
         {"role": "assistant", "content": "We have located the paper and are now ready to download it."},
+        // (Another subject's readiness.)
+        {"role": "assistant", "content": "We checked the branch and the files are ready to upload."},
     ]));
     let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
     let turns: Vec<usize> = owed.iter().map(|o| o.0).collect();
