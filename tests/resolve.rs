@@ -19,6 +19,15 @@ fn bash(id: &str, command: &str) -> Value {
     call(id, "Bash", json!({"command": command}))
 }
 
+/// A Claude Code edit of `path`, replacing `old` with `new`.
+fn edit(id: &str, path: &str, old: &str, new: &str) -> Value {
+    call(
+        id,
+        "Edit",
+        json!({"file_path": path, "old_string": old, "new_string": new}),
+    )
+}
+
 /// Reads and analyses a log in whatever format it is (detected from its name and bytes).
 fn process(name: &str, bytes: &[u8]) -> trajlint::FileReport {
     let lex = trajlint::extract::lexicon::Lexicon::builtin();
@@ -300,13 +309,7 @@ fn a_set_read_one_call_at_a_time_is_owed_to_the_next_call() {
 
 #[test]
 fn a_set_edited_one_call_at_a_time_is_owed_to_the_next_call() {
-    let edit = |id: &str, path: &str| {
-        call(
-            id,
-            "Edit",
-            json!({"file_path": path, "old_string": "level: :info", "new_string": "level: :debug"}),
-        )
-    };
+    let edit = |id: &str, path: &str| edit(id, path, "level: :info", "level: :debug");
     let a = analyse(json!([
         {"role": "user", "content": "Log at debug level everywhere."},
         {"role": "assistant", "content": "Let me update the configuration files:",
@@ -327,13 +330,7 @@ fn a_set_edited_one_call_at_a_time_is_owed_to_the_next_call() {
 
 #[test]
 fn a_thing_named_by_the_start_of_a_file_s_name_is_acted_on_and_the_other_is_owed() {
-    let edit = |id: &str, path: &str, new: &str| {
-        call(
-            id,
-            "Edit",
-            json!({"file_path": path, "old_string": "  end", "new_string": new}),
-        )
-    };
+    let edit = |id: &str, path: &str, new: &str| edit(id, path, "  end", new);
     let a = analyse(json!([
         {"role": "user", "content": "Add the review context endpoint."},
         {"role": "assistant", "content": "Now add the API route and Tmux function:",
