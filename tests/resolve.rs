@@ -112,10 +112,16 @@ fn an_ability_after_the_promise_is_its_own_clause_and_telling_is_done_in_the_tel
         {"role": "assistant", "content": "I can check your reservation details."},
         {"role": "assistant", "content": "I need to inform you that I can only cancel the entire reservation."},
         {"role": "assistant", "content": "We need to tell the airline first."},
+        // So is an ability in a subordinate clause before it.
+        {"role": "assistant", "content": "Before I can assist you with your orders, I need to authenticate your identity."},
+        // (Not when the ability is the main clause.)
+        {"role": "assistant", "content": "I can look at the logs now and I need to see the errors."},
+        // An adverb between the subject and the need.
+        {"role": "assistant", "content": "To modify your order, I first need to authenticate your identity."},
     ]));
     let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
     let turns: Vec<usize> = owed.iter().map(|o| o.0).collect();
-    assert_eq!(turns, [1, 4], "{owed:#?}");
+    assert_eq!(turns, [1, 4, 5, 7], "{owed:#?}");
 }
 
 #[test]

@@ -83,6 +83,8 @@ struct ObligationLists {
     #[serde(default)]
     deferred_modal: Vec<String>,
     #[serde(default)]
+    leading_clause: Vec<String>,
+    #[serde(default)]
     immediate: Vec<String>,
     #[serde(default)]
     done: Vec<String>,
@@ -350,6 +352,9 @@ pub struct Lexicon {
     pub ability: Patterns,
     /// ... except after what it waits for: "Once we have the information, we can verify it".
     pub deferred_modal: Patterns,
+    /// A subordinate clause that opens a sentence ("Before I can assist you, "): an ability
+    /// inside it is not the main clause's.
+    pub leading_clause: Patterns,
     pub immediate: Patterns,
     pub done: Patterns,
     /// A report in the perfect ("I have retrieved the article"): done, unless the sentence
@@ -508,7 +513,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 30] = [
+        let lists: [(&[String], &str); 31] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -523,6 +528,7 @@ impl Lexicon {
             (&o.not_commitment, "obligation.not_commitment"),
             (&o.ability, "obligation.ability"),
             (&o.deferred_modal, "obligation.deferred_modal"),
+            (&o.leading_clause, "obligation.leading_clause"),
             (&o.immediate, "obligation.immediate"),
             (&o.done, "obligation.done"),
             (&o.reported, "obligation.reported"),
@@ -577,6 +583,7 @@ impl Lexicon {
             not_commitment: next()?,
             ability: next()?,
             deferred_modal: next()?,
+            leading_clause: next()?,
             immediate: next()?,
             done: next()?,
             reported: next()?,
@@ -664,6 +671,7 @@ fn merge(into: &mut File, f: File) {
     o.not_commitment.extend(f.obligation.not_commitment);
     o.ability.extend(f.obligation.ability);
     o.deferred_modal.extend(f.obligation.deferred_modal);
+    o.leading_clause.extend(f.obligation.leading_clause);
     o.immediate.extend(f.obligation.immediate);
     o.done.extend(f.obligation.done);
     o.reported.extend(f.obligation.reported);

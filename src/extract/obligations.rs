@@ -133,9 +133,15 @@ pub fn extract(
                         let clause = &sentence[a..b];
                         let waits = lex.deferred_modal.is_match(clause);
                         // (An ability after the cue is of a clause of its own: "I'll check the
-                        // details to see if there's anything else I can assist you with".)
+                        // details to see if there's anything else I can assist you with"; so is
+                        // one in a subordinate clause before it: "Before I can assist you, I
+                        // need to …".)
+                        let main = lex
+                            .leading_clause
+                            .first(&sentence[a..cs])
+                            .map_or(a, |(_, end)| a + end);
                         !lex.not_commitment.is_match(clause)
-                            && (waits || !lex.ability.is_match(&sentence[a..ce]))
+                            && (waits || !lex.ability.is_match(&sentence[main..ce]))
                     })
                     .collect();
                 let mut commitments: Vec<Commitment> = Vec::new();
