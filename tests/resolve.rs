@@ -2275,6 +2275,33 @@ fn what_a_message_s_calls_leave_of_the_things_it_names_is_owed() {
 }
 
 #[test]
+fn of_code_names_after_a_verb_the_lexicon_does_not_know_those_a_call_leaves_are_owed() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find the flag on the web server."},
+        {"role": "assistant", "content": "We will try to print `hello.pl` and `forms.pl` as well.",
+         "tool_calls": [bash("c1", "curl http://web:8000/cgi-bin/file.pl?forms.pl")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "#!/usr/bin/perl\nprint $cgi->header;"},
+        {"role": "assistant", "content": "",
+         "tool_calls": [bash("c2", "curl http://web:8000/cgi-bin/file.pl?hello.pl")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "#!/usr/bin/perl\nprint 'hello';"},
+        // Both printed by the turn's call: narration.
+        {"role": "assistant", "content": "Let me print `a.pl` and `b.pl`.",
+         "tool_calls": [bash("c3", "cat a.pl b.pl")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "1;\n1;"},
+        // (Words, not code names: what follows "and" may be another action.)
+        {"role": "assistant", "content": "I'll load the spreadsheet first and print its columns.",
+         "tool_calls": [call("c4", "python", json!({"code": "import pandas as pd\ndf = pd.read_excel('loans.xlsx')\nprint(df.columns)"}))]},
+        {"role": "tool", "tool_call_id": "c4", "content": "Index(['a', 'b'])"},
+    ]));
+    assert_eq!(
+        commitment_links(&a),
+        [(1, Status::Discharged, Some(3))],
+        "{:#?}",
+        commitments(&a)
+    );
+}
+
+#[test]
 fn a_way_around_this_points_back_and_a_pattern_like_this_colon_does_not() {
     let a = analyse(json!([
         {"role": "user", "content": "I want to cancel my flight."},

@@ -756,9 +756,18 @@ impl ChunkWords {
         };
         // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.)
         let own_verb = verb(object_part(text));
-        let conjuncts = own_verb
-            .as_ref()
-            .map_or_else(Vec::new, |&(end, _)| conjuncts(text, end, lex));
+        // (A verb the lexicon does not know still comes first: "print `hello.pl` and `forms.pl`".)
+        // (Of a verb the lexicon does not know, only a list of code names is sure to be
+        // things, not another action: "[try to] print `hello.pl` and `forms.pl`".)
+        let verb_end = own_verb.as_ref().map(|&(end, _)| end).or_else(|| {
+            tokens(text)
+                .skip_while(|(_, w)| matches!(*w, "try" | "to" | "attempt"))
+                .next()
+                .filter(|(_, w)| w.bytes().all(|b| b.is_ascii_lowercase()) && !is_stopword(w))
+                .map(|(at, w)| at + w.len())
+                .filter(|&end| text[end..].matches('`').count() >= 4)
+        });
+        let conjuncts = verb_end.map_or_else(Vec::new, |end| conjuncts(text, end, lex));
         // (A question that names no action of its own is looking: "see if we are correct".)
         let question = observed(text);
         let families = question
