@@ -761,8 +761,7 @@ impl ChunkWords {
         // things, not another action: "[try to] print `hello.pl` and `forms.pl`".)
         let verb_end = own_verb.as_ref().map(|&(end, _)| end).or_else(|| {
             tokens(text)
-                .skip_while(|(_, w)| matches!(*w, "try" | "to" | "attempt"))
-                .next()
+                .find(|(_, w)| !matches!(*w, "try" | "to" | "attempt"))
                 .filter(|(_, w)| w.bytes().all(|b| b.is_ascii_lowercase()) && !is_stopword(w))
                 .map(|(at, w)| at + w.len())
                 .filter(|&end| text[end..].matches('`').count() >= 4)
