@@ -756,12 +756,16 @@ impl ChunkWords {
         };
         // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.)
         let own_verb = verb(object_part(text));
-        // (A verb the lexicon does not know still comes first: "print `hello.pl` and `forms.pl`".)
-        // (Of a verb the lexicon does not know, only a list of code names is sure to be
-        // things, not another action: "[try to] print `hello.pl` and `forms.pl`".)
+        // A verb the lexicon does not know still comes first, but only a list of code names
+        // after it is sure to be things, not another action: "[try to] print `hello.pl` and
+        // `forms.pl`" (not "load the spreadsheet first and print its columns").
         let verb_end = own_verb.as_ref().map(|&(end, _)| end).or_else(|| {
             tokens(text)
-                .find(|(_, w)| !matches!(*w, "try" | "to" | "attempt"))
+                .find(|(_, w)| {
+                    !["try", "to", "attempt"]
+                        .iter()
+                        .any(|x| w.eq_ignore_ascii_case(x))
+                })
                 .filter(|(_, w)| w.bytes().all(|b| b.is_ascii_lowercase()) && !is_stopword(w))
                 .map(|(at, w)| at + w.len())
                 .filter(|&end| text[end..].matches('`').count() >= 4)
