@@ -2302,6 +2302,20 @@ fn of_code_names_after_a_verb_the_lexicon_does_not_know_those_a_call_leaves_are_
 }
 
 #[test]
+fn an_id_named_by_a_backward_cue_points_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to cancel two reservations."},
+        {"role": "assistant", "content": "Could you give me the reservation IDs?"},
+        {"role": "user", "content": "I'll get those IDs."},
+        {"role": "assistant", "content": "I could not find the order with the ID you provided."},
+        // (An id with no backward cue names itself.)
+        {"role": "user", "content": "My user ID is mia_li_3668."},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(found, [(2, "those IDs"), (3, "the ID you provided")]);
+}
+
+#[test]
 fn a_way_around_this_points_back_and_a_pattern_like_this_colon_does_not() {
     let a = analyse(json!([
         {"role": "user", "content": "I want to cancel my flight."},
