@@ -56,6 +56,11 @@ fn commitments(a: &Annotated) -> Vec<&Fact> {
     of_kind(a, &[Subkind::SelfCommitment])
 }
 
+/// The turn of each self-commitment, in order.
+fn commitment_turns(a: &Annotated) -> Vec<usize> {
+    commitments(a).iter().map(|f| f.turn).collect()
+}
+
 /// (turn, status, turn that resolved it) of each self-commitment.
 fn commitment_links(a: &Annotated) -> Vec<(usize, Status, Option<usize>)> {
     commitments(a)
@@ -78,9 +83,7 @@ fn what_the_team_still_needs_is_owed_and_what_it_asks_the_user_for_is_not() {
         // However long the clause before it.
         {"role": "assistant", "content": "To proceed with downgrading the cabin class for your reservation, I'll need the reservation ID."},
     ]));
-    let owed = commitments(&a);
-    let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
-    assert_eq!(turns, [1, 6, 7], "{owed:#?}");
+    assert_eq!(commitment_turns(&a), [1, 6, 7], "{:#?}", commitments(&a));
 }
 
 #[test]
@@ -99,9 +102,7 @@ fn a_need_whose_subject_is_left_out_is_the_writer_s_own() {
         // (Another subject's readiness.)
         {"role": "assistant", "content": "We checked the branch and the files are ready to upload."},
     ]));
-    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
-    let turns: Vec<usize> = owed.iter().map(|o| o.0).collect();
-    assert_eq!(turns, [1, 2, 5, 6], "{owed:#?}");
+    assert_eq!(commitment_turns(&a), [1, 2, 5, 6], "{:#?}", commitments(&a));
 }
 
 #[test]
@@ -119,9 +120,7 @@ fn an_ability_after_the_promise_is_its_own_clause_and_telling_is_done_in_the_tel
         // An adverb between the subject and the need.
         {"role": "assistant", "content": "To modify your order, I first need to authenticate your identity."},
     ]));
-    let owed = turns_and_texts(&a, &[Subkind::SelfCommitment]);
-    let turns: Vec<usize> = owed.iter().map(|o| o.0).collect();
-    assert_eq!(turns, [1, 4, 5, 7], "{owed:#?}");
+    assert_eq!(commitment_turns(&a), [1, 4, 5, 7], "{:#?}", commitments(&a));
 }
 
 #[test]
@@ -432,8 +431,7 @@ fn verifying_a_build_is_done_by_running_it_and_the_tests_it_names_are_still_owed
         {"role": "tool", "tool_call_id": "c3", "content": "Compiling 1 file (.ex)"},
     ]));
     // (Installing is not verifying the installation: that stays owed.)
-    let turns: Vec<usize> = commitments(&a).iter().map(|f| f.turn).collect();
-    assert_eq!(turns, [3, 5], "{:#?}", commitments(&a));
+    assert_eq!(commitment_turns(&a), [3, 5], "{:#?}", commitments(&a));
 }
 
 #[test]
@@ -706,9 +704,7 @@ fn being_at_hand_is_no_action_owed() {
         {"role": "assistant", "content": "Once you have the reservation ID, I'll be able to assist you with the change."},
         {"role": "assistant", "content": "When you are back, I'll cancel the old booking."},
     ]));
-    let owed = commitments(&a);
-    let turns: Vec<usize> = owed.iter().map(|f| f.turn).collect();
-    assert_eq!(turns, [3], "{owed:#?}");
+    assert_eq!(commitment_turns(&a), [3], "{:#?}", commitments(&a));
 }
 
 #[test]
