@@ -1242,6 +1242,25 @@ fn an_id_binds_to_the_result_that_gives_its_record_and_lists_of_ids_are_not_rest
     );
 }
 
+#[test]
+fn an_id_whose_record_the_turn_says_is_restated_and_an_id_with_a_word_or_two_is_not() {
+    let record = "{\"reservation_id\": \"4NQLHD\", \"origin\": \"IAH\", \"destination\": \"SEA\", \"cabin\": \"economy\", \"passengers\": [{\"first_name\": \"Liam\", \"last_name\": \"Khan\"}]}";
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to change my flight. My user ID is liam_khan_2521."},
+        {"role": "assistant", "content": "", "tool_calls": [call("c1", "get_reservation_details", json!({"reservation_id": "4NQLHD"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": record},
+        // The record, field by field, under the sentence that names it.
+        {"role": "assistant", "content": "I found your reservation with the ID **4NQLHD**. Here are the details:\n\n- **Origin:** IAH\n- **Destination:** SEA\n- **Cabin Class:** Economy\n- **Passenger:** Liam Khan\n\nWhich date would you like?"},
+        {"role": "user", "content": "May 24, please."},
+        // Its record in one sentence.
+        {"role": "assistant", "content": "Liam Khan's economy trip from IAH to SEA is reservation 4NQLHD and it can move to May 24."},
+        // Two words of it do not say what it is.
+        {"role": "assistant", "content": "Liam, shall I move 4NQLHD to May 24 in economy?"},
+    ]));
+    let ids = turns_and_texts(&a, &[Subkind::Identifier]);
+    assert_eq!(ids, [(6, "4NQLHD")], "{ids:#?}");
+}
+
 fn nulls(a: &Annotated) -> Vec<&Fact> {
     of_kind(a, &[Subkind::Error, Subkind::NotFound, Subkind::Empty])
 }

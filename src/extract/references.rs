@@ -91,6 +91,9 @@ struct Visible {
     /// The number a tracked item goes by in prose ("task 6"), to the latest id shown ending in
     /// it (`spotter-4te.6`).
     numbered: HashMap<String, String>,
+    /// Where the record that defines each id is: the tool result (turn, segment) and the
+    /// offset of the id in it. A turn that says the record's values restates what the id is.
+    id_record: HashMap<String, (usize, usize, usize, usize)>,
 }
 
 impl Visible {
@@ -110,6 +113,31 @@ impl Visible {
             },
             ..Visible::default()
         }
+    }
+
+    /// Whether `text` says at least four words of the record that defines `id` ("reservation
+    /// FQ8APE from New York (EWR) to Chicago (ORD), in basic economy"). (Measured: two or three,
+    /// a flight's route or a class, are how a user picks an id, not what it is.)
+    fn restates_record(&self, traj: &Trajectory, id: &str, text: &str) -> bool {
+        let full = self.id_alias.get(id).map_or(id, String::as_str);
+        let Some(&(turn, seg, s, e)) = self.id_record.get(full).or_else(|| self.id_record.get(id))
+        else {
+            return false;
+        };
+        let Some(result) = traj.turns[turn].segments.get(seg) else {
+            return false;
+        };
+        let values = record_values(&result.text.text, s, e);
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 3)
+            .map(str::to_lowercase)
+            .collect();
+        values
+            .iter()
+            .filter(|v| words.iter().any(|w| **w == ***v))
+            .nth(3)
+            .is_some()
     }
 
     /// The antecedent to bind to when the fitting one is `fitting`: else the previous turn, unless
@@ -468,6 +496,18 @@ impl Reader<'_> {
             .zip(self.seg_ids)
             .filter(|(s, _)| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
             .collect();
+        // An id the turn says the record of anywhere is restated in all of the turn.
+        for &(seg, ids) in &prose {
+            let t = seg.text.text.as_str();
+            for &(s, e) in ids {
+                if self
+                    .vis
+                    .restates_record(self.traj, &t[s..e], id_window(t, s, e))
+                {
+                    restated_here.push(&t[s..e]);
+                }
+            }
+        }
         for (index, &(seg, ids)) in prose.iter().enumerate() {
             around.next_shows = prose
                 .get(index + 1)
@@ -1520,6 +1560,114 @@ fn names_its_record(before: &str) -> bool {
         && (key.eq_ignore_ascii_case("id") || key.to_ascii_lowercase().ends_with("_id"))
 }
 
+/// The text that can restate an id at `s..e`: its line, and when the line ends on a colon
+/// ("I found reservation **UDMOP1**. Here are the details:"), the list under it.
+fn id_window(t: &str, s: usize, e: usize) -> &str {
+    const REACH: usize = 300;
+    const LIST_LINES: usize = 16;
+    let line_start = t[..s].rfind('\n').map_or(0, |k| k + 1);
+    let line_end = t[e..].find('\n').map_or(t.len(), |k| e + k);
+    let mut from = line_start.max(s.saturating_sub(REACH));
+    while !t.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = line_end.min(e + REACH);
+    while !t.is_char_boundary(to) {
+        to -= 1;
+    }
+    if t[e..line_end].trim_end().ends_with(':') {
+        let mut at = line_end;
+        let mut taken = 0;
+        for line in t[line_end..].split_inclusive('\n') {
+            let l = line.trim();
+            let field = is_list_item(line).is_some() || l.find(':').is_some_and(|k| k < 30);
+            if !l.is_empty() && !field || taken == LIST_LINES {
+                break;
+            }
+            at += line.len();
+            taken += usize::from(!l.is_empty());
+        }
+        to = at.max(to);
+    }
+    &t[from..to]
+}
+
+/// Words of a record that say nothing of what it is.
+const RECORD_STOPWORDS: &[&str] = &[
+    "the", "and", "for", "with", "from", "into", "not", "are", "was", "has", "have", "this",
+    "that", "true", "false", "null", "none", "yes",
+];
+
+/// The words of the record an id at `s..e` of a tool result belongs to: the values (not the keys)
+/// of the innermost JSON object around it. (Bounded: a record further than `REACH` bytes away is
+/// not read; an id in plain text has none.)
+fn record_values(t: &str, s: usize, e: usize) -> Vec<String> {
+    const REACH: usize = 2048;
+    const MAX: usize = 48;
+    let b = t.as_bytes();
+    let mut depth = 0usize;
+    let open = (s.saturating_sub(REACH)..s).rev().find(|&k| match b[k] {
+        b'}' => {
+            depth += 1;
+            false
+        }
+        b'{' if depth == 0 => true,
+        b'{' => {
+            depth -= 1;
+            false
+        }
+        _ => false,
+    });
+    let Some(open) = open else {
+        return Vec::new();
+    };
+    let mut depth = 0usize;
+    let close = (open..b.len().min(e + REACH)).find(|&k| match b[k] {
+        b'{' => {
+            depth += 1;
+            false
+        }
+        b'}' => {
+            depth -= 1;
+            depth == 0
+        }
+        _ => false,
+    });
+    let mut to = close.map_or(b.len().min(e + REACH), |c| c + 1);
+    while !t.is_char_boundary(to) {
+        to -= 1;
+    }
+    let id = t[s..e].to_lowercase();
+    let mut values: Vec<String> = Vec::new();
+    let mut add = |v: &str| {
+        for w in v.split(|c: char| !c.is_alphanumeric()) {
+            let w = w.to_lowercase();
+            // (Not the id's own words, `gift_card` of `gift_card_6276644`, nor other ids, nor
+            // words any record has.)
+            if w.chars().count() >= 3
+                && w.chars().all(char::is_alphabetic)
+                && !id.contains(w.as_str())
+                && !RECORD_STOPWORDS.contains(&w.as_str())
+                && values.len() < MAX
+                && !values.contains(&w)
+            {
+                values.push(w);
+            }
+        }
+    };
+    // JSON strings: a value is one not followed by a colon (that is a key).
+    let mut rest = &t[open..to];
+    while let Some(q) = rest.find('"') {
+        let body = &rest[q + 1..];
+        let Some(end) = body.find('"') else { break };
+        if !body[end + 1..].trim_start().starts_with(':') {
+            add(&body[..end]);
+        }
+        rest = &body[end + 1..];
+    }
+    values
+}
+
 /// Updates what later turns can refer back to with what this turn shows.
 /// Records that turn `i` shows identifier `id` (in a tool result when `is_result`).
 fn see_id(vis: &mut Visible, id: &str, i: usize, is_result: bool) {
@@ -1632,7 +1780,7 @@ fn remember(
     let is_result = turn.role == Role::Tool;
     let mut items = 0;
     let mut lower = String::new();
-    for (seg, ids) in turn.segments.iter().zip(seg_ids) {
+    for (k, (seg, ids)) in turn.segments.iter().zip(seg_ids).enumerate() {
         let t = seg.text.text.as_str();
         // What a later "that error" points at is said near the start or the end of a large
         // output (a file print's middle is data): read those parts for head nouns.
@@ -1664,11 +1812,21 @@ fn remember(
             }
         }
         for &(s, e) in ids {
-            see_id(vis, &t[s..e], i, is_result);
-            if is_result && names_its_record(&t[..s]) {
-                if let Some(seen) = vis.ids.get_mut(&t[s..e]) {
-                    seen.first_record.get_or_insert(i);
-                }
+            let id = &t[s..e];
+            see_id(vis, id, i, is_result);
+            if !is_result {
+                continue;
+            }
+            let Some(seen) = vis.ids.get_mut(id) else {
+                continue;
+            };
+            // The first result to hold it, or better the first to give its record.
+            let record = names_its_record(&t[..s]) && seen.first_record.is_none();
+            if record {
+                seen.first_record = Some(i);
+            }
+            if record || seen.first_result == Some(i) && !vis.id_record.contains_key(id) {
+                vis.id_record.insert(id.to_string(), (i, k, s, e));
             }
         }
         items += t.lines().filter(|l| is_list_item(l).is_some()).count();
