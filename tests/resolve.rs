@@ -1561,6 +1561,21 @@ fn a_shell_command_that_changes_files_does_what_it_narrates() {
 }
 
 #[test]
+fn next_opening_a_sentence_is_this_turn_s_step_and_then_inside_it_defers() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the missing colon in greet.py."},
+        {"role": "assistant", "content": "The colon has been added. Next, I will run the script to verify that the error is resolved.",
+         "tool_calls": [bash("c1", "python3 greet.py")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Hello"},
+        {"role": "assistant", "content": "I'll add a test for it, and then update the changelog.",
+         "tool_calls": [call("c2", "str_replace_editor", json!({"command": "create", "path": "test_greet.py", "file_text": "def test_greet(): pass"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "File created successfully at: test_greet.py"},
+    ]));
+    let owed = commitment_turns(&a);
+    assert_eq!(owed, [3], "{:#?}", commitments(&a));
+}
+
+#[test]
 fn try_to_do_one_thing_and_see_another_owes_the_second() {
     let a = analyse(json!([
         {"role": "user", "content": "The build cannot load its cache."},

@@ -187,11 +187,13 @@ pub fn extract(
                     // Chunks from the first deferral cue on are owed whatever the turn does
                     // ("I'll add the option and then write a test": the test is later).
                     // ("a day later" is a date, not a deferral.)
-                    let deferred = lex
-                        .deferred
-                        .find_all(part)
-                        .into_iter()
-                        .find(|&(d, e)| !is_time_span(&part[..d], &part[d..e]));
+                    // ("Next, I'll check the script" opening the sentence orders this turn's
+                    // step after the last one, as "Now," does: its calls may do it.)
+                    let deferred = lex.deferred.find_all(part).into_iter().find(|&(d, e)| {
+                        let opens = part[..d].trim().is_empty()
+                            && strip_prefix_ci(&part[d..e], "next").is_some();
+                        !opens && !is_time_span(&part[..d], &part[d..e])
+                    });
                     // "then" only orders the steps: a step after it that the turn's calls name
                     // by its words is done ("remove `build` and then recompile" with one
                     // `rm -rf build && make`). Other cues ("later", "once …") defer outright.
@@ -500,7 +502,10 @@ fn chunks(clause: &str) -> Vec<&str> {
                         | "place"
                         | "insert"
                 );
-                if splits && (!is_purpose(piece) || changes) {
+                // ("… to extract the section and then identify the albums": "then" orders a
+                // step of its own.)
+                let ordered = sep.contains("then");
+                if splits && (!is_purpose(piece) || changes || ordered) {
                     out.push(piece);
                     start = at + sep.len();
                 }
@@ -1539,6 +1544,13 @@ mod tests {
         assert_eq!(
             chunks("run it to decrypt the file and recover the flag"),
             vec!["run it to decrypt the file and recover the flag"]
+        );
+        assert_eq!(
+            chunks("scrape the page to extract the section and then identify the albums"),
+            vec![
+                "scrape the page to extract the section",
+                "identify the albums"
+            ]
         );
         assert_eq!(
             chunks("add the function to Tmux and run the tests"),
