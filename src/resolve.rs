@@ -394,6 +394,9 @@ fn distinctive(term: &str) -> bool {
     term.len() >= 9 || term.contains('_') || term.bytes().any(|b| b.is_ascii_digit())
 }
 
+/// How many turns after a failure a sentence sharing two of its words still records it.
+const NEAR_TURNS: usize = 30;
+
 /// Enough shared terms to say a call or a sentence concerns the fact's object.
 fn concerns(f: &Fact, shared: usize) -> bool {
     let own = f
@@ -808,7 +811,10 @@ fn resolve_with_prose(
                         .iter()
                         .filter(own)
                         .any(|q| distinctive(q) && !calls.common(q));
-                    let names_it = cue_null && (shared >= 2 || by_name || echoed());
+                    // (Two shared words are weak evidence: far from the failure, a sentence
+                    // sharing them is about something else.)
+                    let near = t - f.turn <= NEAR_TURNS;
+                    let names_it = cue_null && (shared >= 2 && near || by_name || echoed());
                     if names_it || quoting {
                         recorded.push((id, by_name || quotes_a_name));
                     }

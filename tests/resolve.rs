@@ -1285,6 +1285,33 @@ fn a_trouble_named_right_after_a_failure_records_it() {
 }
 
 #[test]
+fn two_shared_words_record_a_failure_near_it_and_not_far_after_it() {
+    // A grep that finds nothing, then `gap` unrelated reads, then a sentence sharing two of the
+    // grep's words with a word of trouble.
+    let status_after = |gap: usize| {
+        let mut turns = vec![
+            json!({"role": "user", "content": "Make the session retries configurable."}),
+            json!({"role": "assistant", "content": "", "tool_calls": [bash("g", "grep -rn 'retry policy' lib/session")]}),
+            json!({"role": "tool", "tool_call_id": "g", "content": "Exit code 1"}),
+        ];
+        for k in 0..gap {
+            let id = format!("r{k}");
+            turns.push(json!({"role": "assistant", "content": "", "tool_calls": [call(&id, "Read", json!({"file_path": format!("docs/page{k}.md")}))]}));
+            turns.push(
+                json!({"role": "tool", "tool_call_id": id, "content": "Some documentation."}),
+            );
+        }
+        turns.push(json!({"role": "assistant", "content": "There is a potential issue with how the session policy is loaded."}));
+        let a = analyse(Value::Array(turns));
+        let found = nulls(&a);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        found[0].status
+    };
+    assert_eq!(status_after(2), Status::Incorporated);
+    assert_eq!(status_after(20), Status::Unincorporated);
+}
+
+#[test]
 fn a_word_only_the_failing_sibling_shows_does_not_record_the_cancelled_call() {
     let a = analyse(json!([
         {"role": "user", "content": "Add a changelog entry."},
