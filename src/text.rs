@@ -226,7 +226,8 @@ impl Text {
     }
 }
 
-fn floor_boundary(s: &str, mut i: usize) -> usize {
+/// The char boundary at or before byte `i` of `s` (clamped to its length).
+pub(crate) fn floor_boundary(s: &str, mut i: usize) -> usize {
     i = i.min(s.len());
     while !s.is_char_boundary(i) {
         i -= 1;
@@ -234,7 +235,8 @@ fn floor_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-fn ceil_boundary(s: &str, mut i: usize) -> usize {
+/// The char boundary at or after byte `i` of `s` (clamped to its length).
+pub(crate) fn ceil_boundary(s: &str, mut i: usize) -> usize {
     i = i.min(s.len());
     while !s.is_char_boundary(i) {
         i += 1;

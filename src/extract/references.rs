@@ -15,7 +15,7 @@ use super::words::{is_fence_line, sentences, stem, strip_prefix_ci, tokens, Sent
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
-use crate::text::Text;
+use crate::text::{ceil_boundary, floor_boundary, Text};
 // Words and ids are hashed once per token of every turn: a fast hash.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -343,11 +343,7 @@ fn opening(t: &str) -> &str {
     if t.len() < 40 {
         return "";
     }
-    let mut end = 60.min(t.len());
-    while !t.is_char_boundary(end) {
-        end -= 1;
-    }
-    &t[..end]
+    &t[..floor_boundary(t, 60)]
 }
 
 /// The turn being read for references: its index, the identifiers of each of its segments and
@@ -1290,10 +1286,7 @@ enum Restated {
 
 fn restated(t: &str, s: usize, e: usize) -> Restated {
     let line_end = t[e..].find('\n').map_or(t.len(), |k| e + k);
-    let mut after_end = (e + 80).min(line_end);
-    while !t.is_char_boundary(after_end) {
-        after_end -= 1;
-    }
+    let after_end = floor_boundary(t, (e + 80).min(line_end));
     let after = &t[e..after_end];
     let line_start = t[..s].rfind('\n').map_or(0, |k| k + 1);
     let before = &t[line_start..s];
@@ -1368,10 +1361,7 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
         && after_trim.trim_end_matches(['*', ':', ' ', ')']).is_empty();
     // The line around it gives its particulars: "SEA to DFW on 2024-05-26, Flight HAT113".
     // (Near it: a long line with many ids is not scanned whole for each.)
-    let mut near_start = s.saturating_sub(80).max(line_start);
-    while !t.is_char_boundary(near_start) {
-        near_start += 1;
-    }
+    let near_start = ceil_boundary(t, s.saturating_sub(80).max(line_start));
     let line = &t[near_start..after_end];
     let dated = line.as_bytes().windows(10).any(|w| {
         w[..4].iter().all(u8::is_ascii_digit)
@@ -1567,14 +1557,8 @@ fn id_window(t: &str, s: usize, e: usize) -> &str {
     const LIST_LINES: usize = 16;
     let line_start = t[..s].rfind('\n').map_or(0, |k| k + 1);
     let line_end = t[e..].find('\n').map_or(t.len(), |k| e + k);
-    let mut from = line_start.max(s.saturating_sub(REACH));
-    while !t.is_char_boundary(from) {
-        from += 1;
-    }
-    let mut to = line_end.min(e + REACH);
-    while !t.is_char_boundary(to) {
-        to -= 1;
-    }
+    let from = ceil_boundary(t, line_start.max(s.saturating_sub(REACH)));
+    let mut to = floor_boundary(t, line_end.min(e + REACH));
     if t[e..line_end].trim_end().ends_with(':') {
         let mut at = line_end;
         let mut taken = 0;
@@ -1633,10 +1617,7 @@ fn record_values(t: &str, s: usize, e: usize) -> Vec<String> {
         }
         _ => false,
     });
-    let mut to = close.map_or(b.len().min(e + REACH), |c| c + 1);
-    while !t.is_char_boundary(to) {
-        to -= 1;
-    }
+    let to = floor_boundary(t, close.map_or(e + REACH, |c| c + 1));
     let id = t[s..e].to_lowercase();
     let mut values: Vec<String> = Vec::new();
     let mut add = |v: &str| {
@@ -1739,15 +1720,10 @@ fn head_and_tail(t: &str, n: usize) -> Vec<&str> {
     if t.len() <= 2 * n {
         return vec![t];
     }
-    let mut h = n;
-    while !t.is_char_boundary(h) {
-        h -= 1;
-    }
-    let mut s = t.len() - n;
-    while !t.is_char_boundary(s) {
-        s += 1;
-    }
-    vec![&t[..h], &t[s..]]
+    vec![
+        &t[..floor_boundary(t, n)],
+        &t[ceil_boundary(t, t.len() - n)..],
+    ]
 }
 
 /// How many turns per action family stay candidates.
