@@ -12,7 +12,7 @@ use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{families_of, narrated_action, todo_items, todo_key, DELIVERED};
 use crate::extract::words::{call_terms, sentences, stem, strip_prefix_ci, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
-use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory};
+use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::Text;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -108,6 +108,15 @@ pub fn resolve(
                 pending.resolve_all(&ids, facts, whole_turn);
             }
         }
+        // A harness notice is answered by the model's next message: it takes the work up (a
+        // call, below) or says it will not ("No action needed.").
+        if turn.role == Role::Assistant && !pending.unanswered.is_empty() {
+            let ids = std::mem::take(&mut pending.unanswered);
+            if let Some(link) = dropping_sentence(turn, t, lex) {
+                pending.awaited.retain(|(_, id)| !ids.contains(id));
+                pending.resolve_all(&ids, facts, link);
+            }
+        }
         if t > 0 {
             resolve_with_calls(traj, t, bytes, lex, calls.of_turn(t), facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
@@ -166,6 +175,10 @@ struct Pending {
     by_todo: HashMap<String, Vec<usize>>,
     /// Obligations handed to a participant, by its name.
     by_agent: HashMap<String, Vec<usize>>,
+    /// Deferrals a harness notice left, with what the call that takes them up names.
+    awaited: Vec<(String, usize)>,
+    /// Those of them the model has not answered yet: its next message may drop them.
+    unanswered: Vec<usize>,
     /// Facts in turns a compaction replaced: settled as they were at that compaction.
     frozen: Vec<bool>,
     /// The last two turns with an error result.
@@ -179,7 +192,10 @@ impl Pending {
         for term in &f.terms {
             self.by_term.entry(term.clone()).or_default().push(id);
         }
-        if matches!(f.subkind, Subkind::ToolRetry | Subkind::SelfCommitment) {
+        if let Some(key) = &f.awaits {
+            self.awaited.push((key.clone(), id));
+            self.unanswered.push(id);
+        } else if matches!(f.subkind, Subkind::ToolRetry | Subkind::SelfCommitment) {
             if let Some(tool) = &f.tool {
                 self.by_tool.entry(tool.clone()).or_default().push(id);
             } else if f.subkind == Subkind::ToolRetry {
@@ -461,6 +477,14 @@ fn resolve_with_calls(
             turn: t,
             bytes: call.span,
         };
+        // A notice's deferral: the call that names what it left (the output file).
+        pending.awaited.retain(|(key, id)| {
+            let takes_up = facts[*id].turn < t && call.arguments.contains(key.as_str());
+            if takes_up && !pending.frozen[*id] {
+                resolved(&mut facts[*id], link);
+            }
+            !takes_up
+        });
         // Retries: a later call to the same tool.
         if let Some(ids) = pending.by_tool.remove(&call.name) {
             for id in ids {
@@ -541,6 +565,22 @@ fn resolve_with_calls(
             }
         }
     }
+}
+
+/// The first sentence of a turn's prose that drops what it is answering ("No action needed.").
+fn dropping_sentence(turn: &Turn, t: usize, lex: &Lexicon) -> Option<Link> {
+    turn.segments
+        .iter()
+        .filter(|s| s.kind == SegmentKind::Prose)
+        .find_map(|seg| {
+            sentences(&seg.text.text)
+                .into_iter()
+                .find(|s| lex.dropped.is_match(&seg.text.text[s.start..s.end]))
+                .map(|s| Link {
+                    turn: t,
+                    bytes: seg.text.raw_span(s.start, s.end),
+                })
+        })
 }
 
 /// Actions done by running something: saying so does not do them.

@@ -172,10 +172,11 @@ const FILES: &[Expect] = &[
     Expect {
         file: "spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
         turns: 364,
-        users: 6,
+        users: 4,
         assistants: 171,
         tools: 186,
-        systems: 0,
+        // the two background jobs' <task-notification> lines
+        systems: 2,
         calls: 186,
         paired: 186,
         error_flags: 7,
@@ -242,10 +243,11 @@ const FILES: &[Expect] = &[
     Expect {
         file: "spotter/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl",
         turns: 341,
-        users: 3,
+        users: 2,
         assistants: 160,
         tools: 177,
-        systems: 0,
+        // a background job's <task-notification> line
+        systems: 1,
         calls: 177,
         paired: 177,
         error_flags: 13,

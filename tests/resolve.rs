@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 use trajlint::extract::{Fact, Status, Subkind};
+use trajlint::model::Role;
 use trajlint::Annotated;
 
 fn call(id: &str, name: &str, args: Value) -> Value {
@@ -2889,5 +2890,90 @@ fn aider_s_tag_fences_hold_their_code_across_a_blank_line_and_are_what_a_colon_i
     assert!(
         block.text.text.trim_end().ends_with("</source>"),
         "{block:#?}"
+    );
+}
+
+/// A Claude Code session in which a background job's notice arrives (a user line written by the
+/// harness) and the model answers it with `reply` (blocks of one assistant message).
+fn job_notice_answered_with(reply: &[Value]) -> trajlint::FileReport {
+    let notice = "<task-notification>\n<task-id>b0be39e</task-id>\n\
+        <output-file>/tmp/claude/tasks/b0be39e.output</output-file>\n<status>completed</status>\n\
+        <summary>Background command \"Run the test suite\" completed (exit code 0)</summary>\n\
+        </task-notification>\nRead the output file to retrieve the result: \
+        /tmp/claude/tasks/b0be39e.output";
+    let mut lines = vec![
+        json!({"type": "user", "message": {"role": "user", "content": "Run the test suite."}}),
+        json!({"type": "assistant", "message": {"id": "m0", "role": "assistant", "content": [
+            text("Starting the suite in the background."),
+            {"type": "tool_use", "id": "t0", "name": "Bash",
+             "input": {"command": "mix test", "run_in_background": true}}]}}),
+        json!({"type": "user", "message": {"role": "user", "content": [
+            result("t0", "Command running in background with ID: b0be39e")]}}),
+        json!({"type": "user", "message": {"role": "user", "content": notice}}),
+    ];
+    lines.push(json!({"type": "assistant",
+                      "message": {"id": "m1", "role": "assistant", "content": reply}}));
+    let jsonl: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    process("session.jsonl", jsonl.as_bytes())
+}
+
+#[test]
+fn a_finished_job_s_notice_waits_for_the_call_that_reads_what_it_left() {
+    // semantics.md: a background job to poll gives a tool_retry, discharged by the call that
+    // takes it up or by an explicit decision not to. The notice is the harness's, not the user's.
+    // (The run's own "running in background" at turn 2 is a deferral of its own.)
+    let retry = |r: &trajlint::FileReport| -> Vec<(usize, Status, Option<usize>)> {
+        r.analyses[0]
+            .facts
+            .iter()
+            .filter(|f| f.subkind == Subkind::ToolRetry && f.turn == 3)
+            .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+            .collect()
+    };
+    let read_it = job_notice_answered_with(&[
+        text("The suite finished. Let me check the output."),
+        read("t1", "/tmp/claude/tasks/b0be39e.output"),
+    ]);
+    let roles: Vec<Role> = read_it.read.trajectories[0]
+        .turns
+        .iter()
+        .map(|t| t.role)
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            Role::User,
+            Role::Assistant,
+            Role::Tool,
+            Role::System,
+            Role::Assistant
+        ],
+        "the notice is written by the harness"
+    );
+    assert_eq!(retry(&read_it), [(3, Status::Discharged, Some(4))]);
+
+    let other_job = job_notice_answered_with(&[
+        text("Let me check the output."),
+        read("t1", "/tmp/claude/tasks/bd0afab.output"),
+    ]);
+    assert_eq!(
+        retry(&other_job),
+        [(3, Status::Open, None)],
+        "reading another job's output leaves this one's unread"
+    );
+
+    let dropped = job_notice_answered_with(&[text(
+        "That is the run from the previous session, superseded by the passing suite. No action needed.",
+    )]);
+    assert_eq!(retry(&dropped), [(3, Status::Discharged, Some(4))]);
+    let that = dropped.analyses[0]
+        .facts
+        .iter()
+        .find(|f| f.subkind == Subkind::Pronoun)
+        .expect("'That' points back");
+    assert_eq!(
+        that.antecedent.map(|l| l.turn),
+        Some(3),
+        "a notice the harness injects mid-run is what 'that' points at"
     );
 }

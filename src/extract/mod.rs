@@ -107,6 +107,9 @@ pub struct Fact {
     pub tool: Option<String>,
     /// A todo item's normalized content (TodoWrite-style plans), matched across later writes.
     pub todo_key: Option<String>,
+    /// What a later call must name to take up a deferral that answers no call (the output file
+    /// a background job left: its id, or its path).
+    pub awaits: Option<String>,
 }
 
 impl Fact {
@@ -135,6 +138,7 @@ impl Fact {
             action: None,
             tool: None,
             todo_key: None,
+            awaits: None,
         }
     }
 }

@@ -18,7 +18,7 @@ const TAIL_LINES: usize = 6;
 pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<Fact>) {
     for (i, turn) in traj.turns.iter().enumerate() {
         if turn.role == Role::System {
-            facts.extend(hook_feedback(i, turn, lex));
+            facts.extend(hook_feedback(i, turn, lex).or_else(|| harness_deferral(i, turn, lex)));
             continue;
         }
         if turn.role != Role::Tool {
@@ -217,6 +217,30 @@ fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
         let mut f = fact_at(Subkind::Error, i, t, start, start + line.len());
         let report: Vec<&str> = lines.iter().map(|&(_, l)| l).collect();
         f.terms = failure_terms(&report.join("\n"));
+        Some(f)
+    })
+}
+
+/// A harness notice that work waits for a later call (Claude Code's `<task-notification>`:
+/// "Read the output file to retrieve the result: /tmp/…/be613ab.output"): a `tool_retry` that
+/// answers no call. The call that takes it up names what the notice left: the file's stem (the
+/// job's id, which a call fetching the job's output names too), else the path.
+fn harness_deferral(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
+    turn.segments.iter().find_map(|seg| {
+        let t = &seg.text;
+        let (s, e) = lex.retry.first(&t.text)?;
+        let (ls, le) = line_around(&t.text, s, e);
+        let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
+        let path = t.text[e..le]
+            .split_whitespace()
+            .find(|w| w.contains('/'))
+            .map(|w| w.trim_end_matches(['.', ',', ')']));
+        f.awaits = path.map(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            let stem = name.split('.').next().unwrap_or(name);
+            if stem.len() >= 6 { stem } else { p }.to_string()
+        });
+        f.terms = super::words::terms(&t.text[ls..le]);
         Some(f)
     })
 }

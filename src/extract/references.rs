@@ -1839,8 +1839,10 @@ fn remember(
     if items >= 2 {
         vis.last_list = Some(i);
     }
-    // The system prompt is the standing frame, not something a turn refers back to by "that".
-    if turn.role != Role::System
+    // The system prompt is the standing frame, not something a turn refers back to by "that";
+    // what the harness injects later (a hook's report, a finished job's notice) is an event of
+    // the run.
+    if (turn.role != Role::System || vis.seen_dialogue)
         && (turn.has_text() || turn.result.is_some() || !turn.calls.is_empty())
     {
         vis.previous = Some(i);

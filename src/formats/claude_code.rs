@@ -145,12 +145,11 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                         first_turn = Some(before);
                     }
                     let new = &mut traj.turns[before..];
-                    if is_meta {
-                        // Injected by the harness (caveats, command output), not said by the user.
-                        for t in new.iter_mut() {
-                            if t.role == Role::User {
-                                t.role = Role::System;
-                            }
+                    // Injected by the harness (caveats, command output; the notice that a
+                    // background job finished), not said by the user.
+                    for t in new.iter_mut() {
+                        if t.role == Role::User && (is_meta || is_task_notification(t)) {
+                            t.role = Role::System;
                         }
                     }
                     // toolUseResult as a bare "Error: …" string is the structured error signal.
@@ -464,6 +463,14 @@ fn active_branch(d: &Doc, records: &[(Span, &Value)], out: &mut ReadOutput) -> V
         );
     }
     order
+}
+
+/// The harness's notice that a background job finished (`<task-notification>`, with where its
+/// output waits), which Claude Code writes as a user message.
+fn is_task_notification(turn: &Turn) -> bool {
+    turn.segments
+        .first()
+        .is_some_and(|s| s.text.text.trim_start().starts_with("<task-notification>"))
 }
 
 #[cfg(test)]
