@@ -2977,3 +2977,22 @@ fn a_finished_job_s_notice_waits_for_the_call_that_reads_what_it_left() {
         "a notice the harness injects mid-run is what 'that' points at"
     );
 }
+
+#[test]
+fn what_was_requested_is_in_a_request_not_in_a_tool_s_output() {
+    // "the requested video" points at the turn that asked for it (an orchestrator's
+    // instruction, a user's message), never at the output a tool returned for it: that output
+    // is no antecedent, nor a candidate kept live with it.
+    let a = analyse(json!([
+        {"role": "user", "content": "Which bird appears in the launch video?"},
+        {"role": "assistant", "content": "Please open the launch video on the museum site and describe the bird.",
+         "tool_calls": [call("w1", "web_surfer", json!({"request": "open the launch video"}))]},
+        {"role": "tool", "tool_call_id": "w1", "content": "Page title: Museum videos. The page lists twelve videos with their dates and durations; the launch video is the third."},
+        {"role": "assistant", "content": "We have not yet opened the requested video."},
+    ]));
+    let f = *of_kind(&a, &[Subkind::Anaphoric])
+        .first()
+        .expect("'the requested video' is a reference");
+    assert_eq!(f.antecedent.map(|l| l.turn), Some(1), "{f:#?}");
+    assert!(!f.candidates.contains(&2), "{:?}", f.candidates);
+}

@@ -145,6 +145,8 @@ struct ReferenceLists {
     #[serde(default)]
     stand_in_nouns: Vec<String>,
     #[serde(default)]
+    request_cues: Vec<String>,
+    #[serde(default)]
     said_or_done_nouns: Vec<String>,
     #[serde(default)]
     record_nouns: Vec<String>,
@@ -391,6 +393,8 @@ pub struct Lexicon {
     pub not_head_nouns: HashSet<String>,
     /// Nouns that stand in for whatever a turn just named ("these details"), lowercase.
     pub stand_in_nouns: HashSet<String>,
+    /// Cues that point at what someone asked for ("the requested video"), lowercase.
+    pub request_cues: HashSet<String>,
     /// Nouns for what is said or done in the log itself: "your last answer" points back.
     pub said_or_done_nouns: HashSet<String>,
     /// Things an identifier names ("task", "reservation", "order"): "this task" before a call
@@ -628,6 +632,7 @@ impl Lexicon {
             backward: r.backward.clone(),
             not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
             stand_in_nouns: r.stand_in_nouns.iter().map(|w| w.to_lowercase()).collect(),
+            request_cues: r.request_cues.iter().map(|w| w.to_lowercase()).collect(),
             said_or_done_nouns: r
                 .said_or_done_nouns
                 .iter()
@@ -704,6 +709,7 @@ fn merge(into: &mut File, f: File) {
     r.recent_events.extend(f.reference.recent_events);
     r.not_head_nouns.extend(f.reference.not_head_nouns);
     r.stand_in_nouns.extend(f.reference.stand_in_nouns);
+    r.request_cues.extend(f.reference.request_cues);
     r.said_or_done_nouns.extend(f.reference.said_or_done_nouns);
     r.record_nouns.extend(f.reference.record_nouns);
     r.file_nouns.extend(f.reference.file_nouns);

@@ -819,6 +819,17 @@ impl Reader<'_> {
                 found.push(Subkind::Anaphoric, text, s, e, vis.or_previous(given), &[]);
                 continue;
             }
+            // "the requested video": what someone asked for is in a turn someone said (the
+            // user's, or an agent's instruction), not in a tool's output.
+            let requested =
+                tokens(m.as_str()).any(|(_, w)| lex.request_cues.contains(&w.to_ascii_lowercase()));
+            if requested {
+                let said = |t: &Option<usize>| t.is_some_and(|t| traj.turns[t].role != Role::Tool);
+                others.retain(said);
+                let ante = if said(&ante) { ante } else { vis.last_dialogue };
+                found.push(Subkind::Anaphoric, text, s, e, ante, &others);
+                continue;
+            }
             found.push(Subkind::Anaphoric, text, s, e, ante, &others);
         }
     }
