@@ -2996,3 +2996,25 @@ fn what_was_requested_is_in_a_request_not_in_a_tool_s_output() {
     assert_eq!(f.antecedent.map(|l| l.turn), Some(1), "{f:#?}");
     assert!(!f.candidates.contains(&2), "{:?}", f.candidates);
 }
+
+#[test]
+fn viewing_a_file_through_an_editor_tool_does_not_modify_it() {
+    // "We need to modify the rule" while the turn's only call views the file (OpenHands reads
+    // through `str_replace_editor`): the modification is owed, and the edit that follows does it.
+    let viewer = |id: &str, args: Value| call(id, "str_replace_editor", args);
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the match bug in the parser."},
+        {"role": "assistant", "content": "We need to modify the `pattern` rule to handle single-element tuples.\n\nLet's examine the `parampattern` rule first.",
+         "tool_calls": [viewer("v1", json!({"path": "/w/parser.c", "view_range": [650, 655]}))]},
+        {"role": "tool", "tool_call_id": "v1", "content": "650 DEF(parampattern);"},
+        {"role": "assistant", "content": "",
+         "tool_calls": [viewer("e1", json!({"command": "str_replace", "path": "/w/parser.c", "old_str": "RULE(\"pattern\", local)", "new_str": "RULE(\"pattern\", local, tuple)"}))]},
+        {"role": "tool", "tool_call_id": "e1", "content": "The file /w/parser.c has been edited."},
+    ]));
+    assert_eq!(
+        commitment_links(&a),
+        [(1, Status::Discharged, Some(3))],
+        "{:#?}",
+        commitments(&a)
+    );
+}

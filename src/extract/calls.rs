@@ -30,9 +30,16 @@ pub struct CallInfo {
 impl CallInfo {
     pub fn of(call: &ToolCall, lex: &Lexicon) -> CallInfo {
         let command = shell_command(call);
+        let kind = CallKind::of_command(Some(call), command.as_deref(), lex);
+        let mut families = call_families(call, command.as_deref(), lex);
+        // An editor tool that only views (`str_replace_editor` with `view`, or given a path
+        // alone) reads: the `edit` its name says is not what this call does.
+        if kind == CallKind::ReadFile {
+            families.retain(|f| f != "edit");
+        }
         CallInfo {
-            kind: CallKind::of_command(Some(call), command.as_deref(), lex),
-            families: call_families(call, command.as_deref(), lex),
+            kind,
+            families,
             terms: call_terms(&call.name, &call.arguments),
             ids: identifiers(&call.arguments, lex),
             command,

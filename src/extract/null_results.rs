@@ -369,6 +369,11 @@ impl CallKind {
                 return CallKind::Write;
             }
         }
+        // A tool named for a write writes, whatever it is given (SWE-agent's `create`, given only
+        // the new file's name).
+        if lex.write_words.contains(&name) {
+            return CallKind::Write;
+        }
         // An editor tool given only a path (and maybe a range) reads it; writing needs content.
         if let Ok(serde_json::Value::Object(m)) =
             serde_json::from_str::<serde_json::Value>(&call.arguments)
@@ -884,6 +889,49 @@ mod tests {
 
     fn lex() -> Lexicon {
         Lexicon::builtin()
+    }
+
+    #[test]
+    fn an_editor_given_a_path_alone_reads_and_a_tool_named_for_a_write_writes() {
+        let kind = |name: &str, arguments: &str| {
+            let call = ToolCall {
+                id: None,
+                name: name.into(),
+                arguments: arguments.into(),
+                span: crate::source::Span::new(0, 1),
+                result_turn: None,
+            };
+            let info = super::super::calls::CallInfo::of(&call, &lex());
+            (info.kind, info.families.contains(&"edit".to_string()))
+        };
+        // OpenHands' `read` action through `str_replace_editor`: a path and a range. Its name
+        // says edit; the call does not.
+        assert_eq!(
+            kind(
+                "str_replace_editor",
+                r#"{"path": "/w/parser.c", "view_range": [650, 655]}"#
+            ),
+            (CallKind::ReadFile, false)
+        );
+        assert_eq!(
+            kind(
+                "str_replace_editor",
+                r#"{"command": "view", "path": "/w/parser.c"}"#
+            ),
+            (CallKind::ReadFile, false)
+        );
+        assert_eq!(
+            kind(
+                "str_replace_editor",
+                r#"{"command": "str_replace", "path": "/w/parser.c", "old_str": "a", "new_str": "b"}"#
+            ),
+            (CallKind::Write, true)
+        );
+        // SWE-agent's `create` is given only the new file's name.
+        assert_eq!(
+            kind("create", r#"{"filename": "reproduce.py"}"#).0,
+            CallKind::Write
+        );
     }
 
     fn verdict(text: &str) -> Option<Subkind> {
