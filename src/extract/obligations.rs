@@ -201,7 +201,7 @@ pub fn extract(
                     let only_then =
                         deferred.is_some_and(|(d, e)| part[d..e].eq_ignore_ascii_case("then"));
                     let deferred_at = deferred.map(|(d, _)| m.from + d);
-                    let pieces = chunks(clause);
+                    let pieces = chunks(clause, lex);
                     let deferred_from = deferred_at.map(|d| {
                         pieces
                             .iter()
@@ -442,13 +442,13 @@ pub(crate) fn narrated_action<'s>(sentence: &'s str, lex: &Lexicon) -> Option<&'
         return None;
     }
     // (`chunks` already cuts each action at its condition: "before …", "once …".)
-    let first = chunks(&sentence[cue_end..]).into_iter().next()?;
+    let first = chunks(&sentence[cue_end..], lex).into_iter().next()?;
     Some(object_part(first))
 }
 
 /// Splits a commitment clause into the actions it names. A purpose clause ("run it to decrypt
 /// the file and recover the flag") stays one action: what follows it says why, not what else.
-fn chunks(clause: &str) -> Vec<&str> {
+fn chunks<'c>(clause: &'c str, lex: &Lexicon) -> Vec<&'c str> {
     const SEPS: [&str; 10] = [
         ", and then ",
         " and then ",
@@ -475,11 +475,15 @@ fn chunks(clause: &str) -> Vec<&str> {
                     .to_lowercase();
                 // A comma splits actions only before a verb ("close X, commit, and move on"),
                 // not inside a description ("tests for X, specifically for Y").
+                // (A verb the lexicon names an action with counts: "view the rule and adjust
+                // the `old_str`"; its bare form only, as the listed verbs are.)
+                let verb = looks_like_verb(&next_word)
+                    || !next_word.ends_with("ing")
+                        && !next_word.ends_with("ed")
+                        && lex.synonyms.contains_key(&super::words::stem(&next_word));
                 let splits = match *sep {
-                    ", " => looks_like_verb(&next_word),
-                    " and " => {
-                        looks_like_verb(&next_word) || DETERMINERS.contains(&next_word.as_str())
-                    }
+                    ", " => verb,
+                    " and " => verb || DETERMINERS.contains(&next_word.as_str()),
                     _ => true,
                 };
                 // A purpose clause keeps what follows ("to decrypt it and recover the flag"),
@@ -1532,29 +1536,45 @@ mod tests {
 
     #[test]
     fn chunks_split_actions() {
+        let lex = Lexicon::builtin();
         assert_eq!(
-            chunks("check the config files and the priv directory"),
+            chunks("check the config files and the priv directory", &lex),
             vec!["check the config files", "the priv directory"]
         );
         assert_eq!(
-            chunks("fix it, then run the tests"),
+            chunks("fix it, then run the tests", &lex),
             vec!["fix it", "run the tests"]
         );
         // A purpose clause keeps what follows; a "to" of where something goes does not.
         assert_eq!(
-            chunks("run it to decrypt the file and recover the flag"),
+            chunks("run it to decrypt the file and recover the flag", &lex),
             vec!["run it to decrypt the file and recover the flag"]
         );
         assert_eq!(
-            chunks("scrape the page to extract the section and then identify the albums"),
+            chunks(
+                "scrape the page to extract the section and then identify the albums",
+                &lex
+            ),
             vec![
                 "scrape the page to extract the section",
                 "identify the albums"
             ]
         );
         assert_eq!(
-            chunks("add the function to Tmux and run the tests"),
+            chunks("add the function to Tmux and run the tests", &lex),
             vec!["add the function to Tmux", "run the tests"]
+        );
+        // Any verb the lexicon names an action with splits, in its bare form.
+        assert_eq!(
+            chunks(
+                "view the rule again and adjust the `old_str` accordingly",
+                &lex
+            ),
+            vec!["view the rule again", "adjust the `old_str` accordingly"]
+        );
+        assert_eq!(
+            chunks("finding the URLs and retrieving the information", &lex),
+            vec!["finding the URLs and retrieving the information"]
         );
     }
 
