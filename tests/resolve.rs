@@ -1497,12 +1497,12 @@ fn a_printed_file_is_the_code_a_later_description_means() {
 fn a_description_that_introduces_a_list_is_not_a_reference() {
     let a = analyse(json!([
         {"role": "user", "content": "Upgrade my reservation FQ8APE to economy."},
-        {"role": "assistant", "content": "Your reservation has been upgraded. Here are the updated details:\n\n- **Cabin**: Economy\n- **Flights**: EWR to IAH"},
-        {"role": "user", "content": "Did you keep the updated seat I asked for?"},
+        {"role": "assistant", "content": "Your reservation has been upgraded. Here are the selected options:\n\n- **Cabin**: Economy\n- **Flights**: EWR to IAH"},
+        {"role": "user", "content": "Did you keep the selected seat I asked for?"},
     ]));
     let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
-    // The details follow in the same turn; the seat was set earlier.
-    assert_eq!(found, vec![(2, "the updated seat")], "{found:?}");
+    // The options follow in the same turn; the seat was chosen earlier.
+    assert_eq!(found, vec![(2, "the selected seat")], "{found:?}");
 }
 
 #[test]
@@ -3017,4 +3017,19 @@ fn viewing_a_file_through_an_editor_tool_does_not_modify_it() {
         "{:#?}",
         commitments(&a)
     );
+}
+
+#[test]
+fn a_participle_that_describes_a_state_is_no_backward_cue() {
+    // "the updated code", "the downloaded file" say what state a thing is in; the spec's cues
+    // (previous, same, original, requested, found, …) point back. The labelers of the held-out
+    // set found no reference in 7 of 9 turns with "updated".
+    let a = analyse(json!([
+        {"role": "user", "content": "Make the detector handle unknown languages."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("r1", "python detect.py")]},
+        {"role": "tool", "tool_call_id": "r1", "content": "Detected: English\nUnknown language: xx"},
+        {"role": "assistant", "content": "The updated code executed successfully, and the downloaded file parses."},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert!(found.is_empty(), "{found:?}");
 }

@@ -81,7 +81,7 @@ struct Visible {
     /// The last few turns with content, newest last.
     recent: std::collections::VecDeque<usize>,
     /// The last few turns making a call of each action family (`edit`, `search`, …): "the
-    /// second edit", "the updated file", "the file you grepped" point at one of them.
+    /// second edit", "the inserted line", "the file you grepped" point at one of them.
     by_family: HashMap<String, std::collections::VecDeque<usize>>,
     /// The calls whose result is still to come (by turn and call index).
     awaiting: HashSet<(usize, usize)>,
@@ -164,7 +164,7 @@ impl Visible {
         out
     }
 
-    /// `nearby` plus the latest turns whose calls did what `words` name ("edit", "updated",
+    /// `nearby` plus the latest turns whose calls did what `words` name ("edit", "inserted",
     /// "grepped").
     fn nearby_and_acting(&self, words: &str, lex: &Lexicon) -> Vec<Option<usize>> {
         let mut out = self.nearby();
@@ -778,7 +778,7 @@ impl Reader<'_> {
                     continue;
                 }
             }
-            // "Here are the updated details:" (the line ends within a few words) followed by
+            // "Here are the selected flights:" (the line ends within a few words) followed by
             // a list or a code block introduces what the turn shows next.
             // ("the scenarios you requested:" says where they came from: it points back.)
             let introduces = c.get(2).is_some()
@@ -799,7 +799,7 @@ impl Reader<'_> {
                 continue;
             }
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
-            // A cue that names an action ("the updated file") points at a turn that did it.
+            // A cue that names an action ("the inserted line") points at a turn that did it.
             let cue = c.get(2).map_or("", |b| b.as_str());
             let mut others = vis.nearby_and_acting(cue, lex);
             // "my original payment", "the initial request": the first turn that said it.
