@@ -3033,3 +3033,15 @@ fn a_participle_that_describes_a_state_is_no_backward_cue() {
     let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn a_system_prompt_s_advice_on_rate_limits_is_no_deferral() {
+    // Only a harness's notice that work waits (a finished job's output) is read in system turns.
+    let a = analyse(json!([
+        {"role": "system", "content": "When a tool reports a rate limit (HTTP 429), retry after 30s. Jobs still running can be polled later."},
+        {"role": "user", "content": "List the open issues."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("g1", "gh issue list")]},
+        {"role": "tool", "tool_call_id": "g1", "content": "12 open issues"},
+    ]));
+    assert!(of_kind(&a, &[Subkind::ToolRetry]).is_empty());
+}

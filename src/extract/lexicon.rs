@@ -67,6 +67,8 @@ struct NullResultLists {
 struct RetryLists {
     #[serde(default)]
     defer: Vec<String>,
+    #[serde(default)]
+    notice: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -347,6 +349,8 @@ pub struct Lexicon {
     /// that length can match them.
     pub empty_head: usize,
     pub retry: Patterns,
+    /// A harness's notice, injected mid-run, that work waits for a later call.
+    pub retry_notice: Patterns,
     pub commitment: Patterns,
     pub deferred: Patterns,
     pub not_commitment: Patterns,
@@ -517,7 +521,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 31] = [
+        let lists: [(&[String], &str); 32] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -527,6 +531,7 @@ impl Lexicon {
             (&n.pseudo, "null_result.pseudo"),
             (&n.lint_finding, "null_result.lint_finding"),
             (&merged.retry.defer, "retry.defer"),
+            (&merged.retry.notice, "retry.notice"),
             (&o.commitment, "obligation.commitment"),
             (&o.deferred, "obligation.deferred"),
             (&o.not_commitment, "obligation.not_commitment"),
@@ -582,6 +587,7 @@ impl Lexicon {
             pseudo: next()?,
             lint_finding: next()?,
             retry: next()?,
+            retry_notice: next()?,
             commitment: next()?,
             deferred: next()?,
             not_commitment: next()?,
@@ -670,6 +676,7 @@ fn merge(into: &mut File, f: File) {
     n.quiet_subcommands.extend(f.null_result.quiet_subcommands);
     n.empty_prefix.extend(f.null_result.empty_prefix);
     into.retry.defer.extend(f.retry.defer);
+    into.retry.notice.extend(f.retry.notice);
     let o = &mut into.obligation;
     o.commitment.extend(f.obligation.commitment);
     o.deferred.extend(f.obligation.deferred);

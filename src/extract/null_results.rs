@@ -228,7 +228,7 @@ fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
 fn harness_deferral(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
     turn.segments.iter().find_map(|seg| {
         let t = &seg.text;
-        let (s, e) = lex.retry.first(&t.text)?;
+        let (s, e) = lex.retry_notice.first(&t.text)?;
         let (ls, le) = line_around(&t.text, s, e);
         let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
         let path = t.text[e..le]
