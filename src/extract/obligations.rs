@@ -480,7 +480,7 @@ fn chunks<'c>(clause: &'c str, lex: &Lexicon) -> Vec<&'c str> {
                 let verb = looks_like_verb(&next_word)
                     || !next_word.ends_with("ing")
                         && !next_word.ends_with("ed")
-                        && lex.synonyms.contains_key(&super::words::stem(&next_word));
+                        && !families_of(&next_word, lex).is_empty();
                 let splits = match *sep {
                     ", " => verb,
                     " and " => verb || DETERMINERS.contains(&next_word.as_str()),
