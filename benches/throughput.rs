@@ -5,6 +5,8 @@
 //! file runs its independent parts, extractors and token counts, in parallel), best of several
 //! rounds:
 //! - read: detection and the format readers (the baseline);
+//! - token counts alone: every turn's exact token count, the part of `analyze` that names no
+//!   fact (the memo is warm after the first round, as it is for the other rows);
 //! - analyze: read + extraction, resolution, verdicts, ranges and token counts;
 //! - annotate: analyze + the annotation JSON written to a sink;
 //! - annotate (parallel): the same over files in parallel, as the CLI runs it.
@@ -104,6 +106,19 @@ fn main() {
             }
         }
     });
+    // The exact token count of every turn alone (o200k BPE, as `annotate` reports it): the part
+    // of the analysis no extractor can make cheaper.
+    let trajectories: Vec<_> = sources
+        .iter()
+        .flat_map(|s| trajlint::formats::read(&s.bytes, None).trajectories)
+        .collect();
+    let tokens = best_of(rounds, || {
+        for t in &trajectories {
+            for turn in &t.turns {
+                std::hint::black_box(trajlint::analysis::turn_tokens(turn));
+            }
+        }
+    });
     let annotate = best_of(rounds, || {
         for s in &sources {
             let src = SourceFile::new(s.name.clone(), None, s.bytes.to_vec());
@@ -128,6 +143,7 @@ fn main() {
         );
     };
     line("read (baseline)", read);
+    line("token counts alone", tokens);
     line("analyze", analyze);
     line("analyze, first pass", cold);
     line("annotate json", annotate);
@@ -135,6 +151,10 @@ fn main() {
     println!(
         "analyze / read = {:.2}x",
         analyze.as_secs_f64() / read.as_secs_f64()
+    );
+    println!(
+        "token counts alone / read = {:.2}x",
+        tokens.as_secs_f64() / read.as_secs_f64()
     );
     println!(
         "first pass (cold caches, as in one CLI run) / read = {:.2}x, plus {:.1} ms to compile the lexicon",
