@@ -111,9 +111,65 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
 /// space ("a static message.Next, I'll check", "this version of Perl.Let's try"): a word
 /// before it and a word that opens sentences after it. ("fmt.Println" or "forms.pl" do not.)
 fn glued_sentence_start(text: &str, dot: usize) -> bool {
-    const OPENERS: [&str; 22] = [
-        "Let", "Let's", "Next", "Now", "Then", "The", "This", "That", "It", "It's", "I", "I'll",
-        "We", "We'll", "You", "However", "So", "But", "If", "Since", "Finally", "First",
+    // Words that open sentences and name nothing in code (a capitalized name after a dot is
+    // usually a module: "Ecto.Repo", "Phoenix.Controller", "fmt.Println").
+    const OPENERS: [&str; 56] = [
+        "Let",
+        "Let's",
+        "Lets",
+        "Next",
+        "Now",
+        "Then",
+        "The",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "It",
+        "It's",
+        "I",
+        "I'll",
+        "I'm",
+        "We",
+        "We'll",
+        "We're",
+        "You",
+        "They",
+        "There",
+        "Here",
+        "However",
+        "So",
+        "But",
+        "If",
+        "Since",
+        "Finally",
+        "First",
+        "Before",
+        "After",
+        "Once",
+        "When",
+        "While",
+        "As",
+        "Although",
+        "Because",
+        "Given",
+        "Considering",
+        "Based",
+        "Upon",
+        "Also",
+        "Additionally",
+        "Instead",
+        "Otherwise",
+        "Unfortunately",
+        "Looking",
+        "In",
+        "To",
+        "Another",
+        "All",
+        "Some",
+        "Most",
+        "Our",
+        "My",
     ];
     let before_is_word = text[..dot]
         .chars()
@@ -352,6 +408,14 @@ mod tests {
             [
                 "It may not work with this version of Perl.",
                 "Let's try the file option."
+            ]
+        );
+        // "Before", "Given", "Our" open sentences too; a module's name does not ("Ecto.Repo").
+        assert_eq!(
+            texts("I will send a payload.Before attempting it, I'll use Ecto.Repo here."),
+            [
+                "I will send a payload.",
+                "Before attempting it, I'll use Ecto.Repo here."
             ]
         );
     }
