@@ -3045,3 +3045,19 @@ fn a_system_prompt_s_advice_on_rate_limits_is_no_deferral() {
     ]));
     assert!(of_kind(&a, &[Subkind::ToolRetry]).is_empty());
 }
+
+#[test]
+fn both_points_back_from_a_user_s_message_only() {
+    // "Yes, cancel both reservations": the user picks up the two the agent presented. An
+    // agent's "both tests" counts what its own message names.
+    let a = analyse(json!([
+        {"role": "user", "content": "I want to cancel my trips to Denver."},
+        {"role": "assistant", "content": "I found reservation K1ZQ7P on May 3 and reservation M2XR8T on May 9. Which should I cancel?"},
+        {"role": "user", "content": "Yes, go ahead and cancel both reservations."},
+        {"role": "assistant", "content": "I added two tests for the parser. Both tests cover empty input, and both tests pass."},
+    ]));
+    let refs = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(refs, [(2, "both reservations")]);
+    let f = *of_kind(&a, &[Subkind::Anaphoric]).first().unwrap();
+    assert_eq!(f.antecedent.map(|l| l.turn), Some(1), "{f:#?}");
+}

@@ -149,6 +149,8 @@ struct ReferenceLists {
     #[serde(default)]
     request_cues: Vec<String>,
     #[serde(default)]
+    user_quantifiers: Vec<String>,
+    #[serde(default)]
     said_or_done_nouns: Vec<String>,
     #[serde(default)]
     record_nouns: Vec<String>,
@@ -399,6 +401,9 @@ pub struct Lexicon {
     pub stand_in_nouns: HashSet<String>,
     /// Cues that point at what someone asked for ("the requested video"), lowercase.
     pub request_cues: HashSet<String>,
+    /// Quantifiers that point back from a user's message only ("cancel both reservations"),
+    /// lowercase.
+    pub user_quantifiers: HashSet<String>,
     /// Nouns for what is said or done in the log itself: "your last answer" points back.
     pub said_or_done_nouns: HashSet<String>,
     /// Things an identifier names ("task", "reservation", "order"): "this task" before a call
@@ -489,7 +494,12 @@ impl Lexicon {
         }
         let r = &merged.reference;
         let description = format!(
-            r"(?i)\b(?:(this|that|these|those)|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}))\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b",
+            r"(?i)\b(?:(this|that|these|those{quantifiers})|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}))\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b",
+            quantifiers = r
+                .user_quantifiers
+                .iter()
+                .map(|q| format!("|{q}"))
+                .collect::<String>(),
             backward = r.backward.join("|"),
             nouns = r.nouns.join("|"),
             after = r.backward_after.join("|"),
@@ -639,6 +649,11 @@ impl Lexicon {
             not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
             stand_in_nouns: r.stand_in_nouns.iter().map(|w| w.to_lowercase()).collect(),
             request_cues: r.request_cues.iter().map(|w| w.to_lowercase()).collect(),
+            user_quantifiers: r
+                .user_quantifiers
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect(),
             said_or_done_nouns: r
                 .said_or_done_nouns
                 .iter()
@@ -717,6 +732,7 @@ fn merge(into: &mut File, f: File) {
     r.not_head_nouns.extend(f.reference.not_head_nouns);
     r.stand_in_nouns.extend(f.reference.stand_in_nouns);
     r.request_cues.extend(f.reference.request_cues);
+    r.user_quantifiers.extend(f.reference.user_quantifiers);
     r.said_or_done_nouns.extend(f.reference.said_or_done_nouns);
     r.record_nouns.extend(f.reference.record_nouns);
     r.file_nouns.extend(f.reference.file_nouns);

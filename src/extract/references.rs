@@ -639,6 +639,15 @@ impl Reader<'_> {
             {
                 continue;
             }
+            // An agent's "both tests" counts what its own message names; a user's "cancel
+            // both reservations" picks up what the agent presented.
+            if demonstrative
+                .as_ref()
+                .is_some_and(|d| lex.user_quantifiers.contains(d))
+                && turn.role != Role::User
+            {
+                continue;
+            }
             // "a function that checks": a singular demonstrative before a plural is a verb.
             if matches!(demonstrative.as_deref(), Some("this" | "that"))
                 && m.as_str().ends_with('s')
