@@ -866,9 +866,11 @@ fn conjuncts(text: &str, verb_end: usize, lex: &Lexicon) -> Vec<Vec<String>> {
     };
     let last = object[and..].trim_start_matches([' ', '&']);
     let last = last.strip_prefix("and ").unwrap_or(last);
-    // ("create a file called `x.py` and paste the code into it": two actions.)
+    // ("create a file called `x.py` and paste the code into it": two actions. A name written
+    // as code is a thing, whatever words it is made of: `recompute_and_push_sync`.)
     let next = tokens(last).next().map_or("", |(_, w)| w);
-    if looks_like_verb(&next.to_lowercase()) || !families_of(next, lex).is_empty() {
+    let code = last.starts_with('`');
+    if !code && (looks_like_verb(&next.to_lowercase()) || !families_of(next, lex).is_empty()) {
         return Vec::new();
     }
     const ENDS: [&str; 16] = [
@@ -1532,6 +1534,24 @@ mod tests {
         );
         assert_eq!(plain.conjuncts.len(), 2, "{:?}", plain.conjuncts);
         assert_eq!(dashed.conjuncts, plain.conjuncts);
+    }
+
+    #[test]
+    fn a_name_written_as_code_is_a_thing_whatever_words_make_it() {
+        // `recompute_and_push_sync` holds "push", an action word: as code it is still the
+        // second thing to update, not a second action.
+        let lex = Lexicon::builtin();
+        let words = ChunkWords::of(
+            "update `jump_to_tool_use` and `recompute_and_push_sync` to use the computer",
+            &lex,
+        );
+        assert_eq!(
+            words.conjuncts,
+            [
+                vec!["jump_to_tool_us".to_string()],
+                vec!["recompute_and_push_sync".to_string()]
+            ]
+        );
     }
 
     #[test]
