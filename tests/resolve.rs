@@ -3061,3 +3061,23 @@ fn both_points_back_from_a_user_s_message_only() {
     let f = *of_kind(&a, &[Subkind::Anaphoric]).first().unwrap();
     assert_eq!(f.antecedent.map(|l| l.turn), Some(1), "{f:#?}");
 }
+
+#[test]
+fn a_list_that_says_in_the_passive_what_was_done_is_a_report() {
+    // "The process correctly follows the plan: 1. The distance was correctly used. …" reports
+    // the steps done; a step with a passive in a clause of its own ("Filter the hikes that have
+    // been recommended …") is still a step.
+    let a = analyse(json!([
+        {"role": "user", "content": "How long would the run take?"},
+        {"role": "assistant", "content": "The process correctly follows the plan:\n1. The minimum perigee distance was correctly used.\n2. The marathon pace was accurately calculated and converted to km/h.\n3. The final result was appropriately rounded."},
+        {"role": "assistant", "content": "Here is the plan:\n1. Filter the hikes that have been recommended by three people.\n2. Pick the hikes with the best ratings."},
+    ]));
+    let steps = turns_and_texts(&a, &[Subkind::PlanStep]);
+    assert_eq!(
+        steps,
+        [
+            (2, "Filter the hikes that have been recommended by three people."),
+            (2, "Pick the hikes with the best ratings.")
+        ]
+    );
+}

@@ -1261,9 +1261,12 @@ fn plan_steps(
             .iter()
             .filter(|s| starts_imperative(&text.text[s.start..s.end], lex))
             .count();
+        let reports = |item: &str| {
+            starts_past(item) || !starts_imperative(item, lex) && says_done_passively(item)
+        };
         let past = items
             .iter()
-            .filter(|s| starts_past(&text.text[s.start..s.end]))
+            .filter(|s| reports(&text.text[s.start..s.end]))
             .count();
         let labeled = items
             .iter()
@@ -1283,7 +1286,7 @@ fn plan_steps(
             if line.contains("[x]")
                 || line.contains("[X]")
                 || line.contains('\u{2705}')
-                || starts_past(line)
+                || reports(line)
             {
                 continue;
             }
@@ -1372,6 +1375,57 @@ fn starts_past(item: &str) -> bool {
             w.as_str(),
             "need" | "embed" | "speed" | "proceed" | "feed" | "seed"
         )
+}
+
+/// Whether an item says in the passive that something was done ("The minimum perigee distance
+/// of 356,500 km was correctly used."): a report, not a step. (Not in parentheses, where it is
+/// an aside: "**spotter-fum.4** (OPEN, was blocked by fum.2)"; nor in a clause of its own.)
+fn says_done_passively(item: &str) -> bool {
+    let mut depth = 0usize;
+    let outside: String = item
+        .chars()
+        .map(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > 0 {
+                ' '
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    let words: Vec<&str> = outside
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // (In its main clause: "Filter the hikes that have been recommended" is a step, and "it can
+    // be canceled as it was booked today" says why.)
+    let main = words
+        .iter()
+        .position(|w| {
+            matches!(
+                *w,
+                "that" | "which" | "who" | "as" | "because" | "if" | "when" | "since" | "once"
+            )
+        })
+        .unwrap_or(words.len());
+    let words = &words[..main];
+    words.windows(2).enumerate().any(|(k, w)| {
+        let auxiliary = matches!(w[0], "was" | "were")
+            || w[0] == "been" && k > 0 && matches!(words[k - 1], "has" | "have" | "had");
+        // (An adverb may stand between: "was correctly used".)
+        let participle = if w[1].ends_with("ly") {
+            words.get(k + 2).copied().unwrap_or("")
+        } else {
+            w[1]
+        };
+        auxiliary
+            && participle.len() > 3
+            && (participle.ends_with("ed") || participle.ends_with("en"))
+    })
 }
 
 /// Todo tools (TodoWrite, update_plan): every pending or in-progress item is a plan step, keyed by
