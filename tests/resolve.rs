@@ -3076,8 +3076,26 @@ fn a_list_that_says_in_the_passive_what_was_done_is_a_report() {
     assert_eq!(
         steps,
         [
-            (2, "Filter the hikes that have been recommended by three people."),
+            (
+                2,
+                "Filter the hikes that have been recommended by three people."
+            ),
             (2, "Pick the hikes with the best ratings.")
         ]
     );
+}
+
+#[test]
+fn a_list_headed_by_what_the_writer_did_is_a_report() {
+    // "Here are the steps we followed:" heads work done; "Here are the steps we need:" a plan.
+    let a = analyse(json!([
+        {"role": "user", "content": "Who was on the C-suite at the IPO?"},
+        {"role": "assistant", "content": "Here are the steps we followed and the sources:\n1. Identify the current members of the C-suite.\n2. Determine the date of the IPO."},
+        {"role": "assistant", "content": "Here are the steps we need to take:\n1. Identify the members at the time of the IPO.\n2. Compare the two lists."},
+    ]));
+    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(steps, [2, 2]);
 }

@@ -1254,7 +1254,9 @@ fn plan_steps(
             continue;
         }
         // "To run the game, you would need to:" — steps for the reader, not the agent's plan.
-        if lead.is_some_and(|h| lex.for_the_reader.is_match(h)) {
+        // "Here are the steps we followed:" — steps taken, whatever mood they are written in.
+        if lead.is_some_and(|h| lex.for_the_reader.is_match(h) || introduced && tells_past_work(h))
+        {
             continue;
         }
         let imperative = items
@@ -1375,6 +1377,20 @@ fn starts_past(item: &str) -> bool {
             w.as_str(),
             "need" | "embed" | "speed" | "proceed" | "feed" | "seed"
         )
+}
+
+/// Whether a sentence heading a list tells what the writer did ("Here are the steps we followed
+/// and the sources:", "I checked the following files:"): the list reports work, plans none.
+fn tells_past_work(header: &str) -> bool {
+    let words: Vec<String> = tokens(header).map(|(_, w)| w.to_lowercase()).collect();
+    words.windows(2).enumerate().any(|(k, w)| {
+        let verb = if w[1].ends_with("ly") {
+            words.get(k + 2).map_or("", String::as_str)
+        } else {
+            w[1].as_str()
+        };
+        matches!(w[0].as_str(), "i" | "we") && starts_past(verb)
+    })
 }
 
 /// Whether an item says in the passive that something was done ("The minimum perigee distance
