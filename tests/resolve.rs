@@ -3099,3 +3099,15 @@ fn a_list_headed_by_what_the_writer_did_is_a_report() {
         .collect();
     assert_eq!(steps, [2, 2]);
 }
+
+#[test]
+fn a_figure_worked_out_in_the_turn_s_own_words_is_computed() {
+    // "we need to calculate the difference" over "148 - 12 = 136", no call: done in words. The
+    // same promise with nothing worked out after it is owed.
+    let a = analyse(json!([
+        {"role": "user", "content": "How many more winners does one show have?"},
+        {"role": "assistant", "content": "Survivor has 44 winners and American Idol has 21.\nNow, we need to calculate the difference between these two counts.\n\n44 - 21 = 23"},
+        {"role": "assistant", "content": "Next, we need to calculate the average number of seasons per winner."},
+    ]));
+    assert_eq!(commitment_turns(&a), [2], "{:#?}", commitments(&a));
+}

@@ -243,6 +243,18 @@ pub fn extract(
                     {
                         continue;
                     }
+                    // "Now, we need to calculate the difference between these two counts." over
+                    // "148 - 12 = 136", in a turn that calls nothing: a figure worked out in the
+                    // turn's own words is computed.
+                    if turn.calls.is_empty()
+                        && deferred_from.is_none()
+                        && c.chunks.iter().all(|k| {
+                            k.families.iter().any(|f| f == "compute") || k.terms.is_empty()
+                        })
+                        && works_out_a_figure(&text.text[s.end..])
+                    {
+                        continue;
+                    }
                     // What a sentence introduces ("Let me fix the parser:") is what the turn
                     // goes on to show: its calls must still do it.
                     let deferred_all = deferred_from == Some(0) && !c.only_then;
@@ -738,6 +750,15 @@ fn verifies_in_words(sentence: &str, pieces: &[&str], chunks: &[ChunkWords]) -> 
             .iter()
             .zip(chunks)
             .all(|(p, k)| verifies(p) || k.terms.is_empty())
+}
+
+/// Whether a text works a figure out: an equation that ends in a number ("= 136", "= $402").
+fn works_out_a_figure(text: &str) -> bool {
+    text.match_indices('=').any(|(k, _)| {
+        text[k + 1..]
+            .trim_start_matches([' ', '$', '\\', '~'])
+            .starts_with(|c: char| c.is_ascii_digit())
+    })
 }
 
 /// Whether a piece of a promise names no action: its words are vague ("assist", "proceed",
