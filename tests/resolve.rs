@@ -3111,3 +3111,14 @@ fn a_figure_worked_out_in_the_turn_s_own_words_is_computed() {
     ]));
     assert_eq!(commitment_turns(&a), [2], "{:#?}", commitments(&a));
 }
+
+#[test]
+fn ending_the_conversation_is_owed_to_no_later_turn() {
+    // "I will now proceed to end the conversation": the run's end does it.
+    let a = analyse(json!([
+        {"role": "user", "content": "Verify the result."},
+        {"role": "assistant", "content": "The result is verified. I will now proceed to end the conversation.\n\nTERMINATE"},
+        {"role": "assistant", "content": "Otherwise, we can conclude the task. I will also update the report later."},
+    ]));
+    assert_eq!(commitment_turns(&a), [2], "{:#?}", commitments(&a));
+}
