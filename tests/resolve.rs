@@ -3122,3 +3122,17 @@ fn ending_the_conversation_is_owed_to_no_later_turn() {
     ]));
     assert_eq!(commitment_turns(&a), [2], "{:#?}", commitments(&a));
 }
+
+#[test]
+fn a_question_in_a_list_asks_the_reader_and_plans_nothing() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Cancel my trip."},
+        {"role": "assistant", "content": "I need to confirm a few details first:\n1. Was the reservation made within the last 24 hours?\n2. Do you have travel insurance?"},
+        {"role": "assistant", "content": "Here is the plan:\n1. Check the reservation date.\n2. Cancel the reservation."},
+    ]));
+    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(steps, [2, 2]);
+}

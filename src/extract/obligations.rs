@@ -1284,8 +1284,11 @@ fn plan_steps(
             .iter()
             .filter(|s| starts_imperative(&text.text[s.start..s.end], lex))
             .count();
+        // (A question asks the reader: "1. Was the reservation made within the last 24 hours?")
         let reports = |item: &str| {
-            starts_past(item) || !starts_imperative(item, lex) && says_done_passively(item)
+            starts_past(item)
+                || !starts_imperative(item, lex) && says_done_passively(item)
+                || item.trim_end_matches(['*', ' ']).ends_with('?')
         };
         let past = items
             .iter()
