@@ -3136,3 +3136,18 @@ fn a_question_in_a_list_asks_the_reader_and_plans_nothing() {
         .collect();
     assert_eq!(steps, [2, 2]);
 }
+
+#[test]
+fn a_menu_of_options_is_no_plan() {
+    // "Here are the options available:" offers a choice; one item will be taken, none is owed.
+    let a = analyse(json!([
+        {"role": "user", "content": "What can I do with this reservation?"},
+        {"role": "assistant", "content": "Here are the options available:\n1. Cancel the reservation for a partial refund.\n2. Modify the cabin class."},
+        {"role": "assistant", "content": "Here is my plan:\n1. Cancel the reservation.\n2. Book the new flight."},
+    ]));
+    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(steps, [2, 2]);
+}
