@@ -3151,3 +3151,19 @@ fn a_menu_of_options_is_no_plan() {
         .collect();
     assert_eq!(steps, [2, 2]);
 }
+
+#[test]
+fn a_list_of_things_needed_is_no_plan_but_a_team_s_steps_are() {
+    // "I'll need to gather some details: 1. Your user ID … 2. The reservation ID …" names things;
+    // "1. The data analyst will extract the figures" is a step, whoever takes it.
+    let a = analyse(json!([
+        {"role": "user", "content": "Change my flight to a nonstop one."},
+        {"role": "assistant", "content": "I'll need to gather some details:\n1. Your user ID (which I already have).\n2. The reservation ID."},
+        {"role": "assistant", "content": "Here is the plan:\n1. The data analyst will extract the figures.\n2. The checker will verify them."},
+    ]));
+    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.turn)
+        .collect();
+    assert_eq!(steps, [2, 2]);
+}

@@ -1294,11 +1294,13 @@ fn plan_steps(
             .iter()
             .filter(|s| reports(&text.text[s.start..s.end]))
             .count();
+        // Items that name things, not actions: "Departure: JFK", "Your user ID (which I already
+        // have)", "The reservation ID".
         let labeled = items
             .iter()
             .filter(|s| {
                 let item = &text.text[s.start..s.end];
-                is_label_value(item) && !starts_imperative(item, lex)
+                (is_label_value(item) || names_a_thing(item)) && !starts_imperative(item, lex)
             })
             .count();
         let is_plan = (header || imperative * 2 > items.len())
@@ -1340,6 +1342,44 @@ fn is_label_value(item: &str) -> bool {
     let body = item[off..].trim_start_matches(['*', '`', ' ']);
     body.find(':')
         .is_some_and(|k| k > 0 && k < 40 && !body[..k].contains(". "))
+}
+
+/// A text lowercased, with what stands in parentheses (an aside) blanked out.
+fn outside_parentheses(text: &str) -> String {
+    let mut depth = 0usize;
+    text.chars()
+        .map(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > 0 {
+                ' '
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+/// Whether a list item is a noun phrase: it opens with a determiner or a possessive and says
+/// nothing of it outside parentheses ("Your user ID (which I already have)", "The reservation
+/// ID"). It names a thing, not a step ("The data analyst will extract the figures" is one).
+fn names_a_thing(item: &str) -> bool {
+    const VERBS: [&str; 14] = [
+        "will", "shall", "should", "must", "would", "can", "could", "may", "need", "needs", "is",
+        "are", "was", "were",
+    ];
+    let determined = matches!(
+        first_word(item).as_str(),
+        "the" | "a" | "an" | "your" | "my" | "our" | "his" | "her" | "their"
+    );
+    let outside = outside_parentheses(item);
+    determined
+        && !outside
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| VERBS.contains(&w))
 }
 
 /// The words of a list item's text, after its marker, lowercased.
@@ -1421,22 +1461,7 @@ fn tells_past_work(header: &str) -> bool {
 /// of 356,500 km was correctly used."): a report, not a step. (Not in parentheses, where it is
 /// an aside: "**spotter-fum.4** (OPEN, was blocked by fum.2)"; nor in a clause of its own.)
 fn says_done_passively(item: &str) -> bool {
-    let mut depth = 0usize;
-    let outside: String = item
-        .chars()
-        .map(|c| {
-            match c {
-                '(' => depth += 1,
-                ')' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            if depth > 0 {
-                ' '
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect();
+    let outside = outside_parentheses(item);
     let words: Vec<&str> = outside
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
