@@ -57,6 +57,14 @@ fn commitments(a: &Annotated) -> Vec<&Fact> {
     of_kind(a, &[Subkind::SelfCommitment])
 }
 
+/// The turn of each plan step, in order.
+fn plan_step_turns(a: &Annotated) -> Vec<usize> {
+    of_kind(a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| f.turn)
+        .collect()
+}
+
 /// The turn of each self-commitment, in order.
 fn commitment_turns(a: &Annotated) -> Vec<usize> {
     commitments(a).iter().map(|f| f.turn).collect()
@@ -3093,11 +3101,7 @@ fn a_list_headed_by_what_the_writer_did_is_a_report() {
         {"role": "assistant", "content": "Here are the steps we followed and the sources:\n1. Identify the current members of the C-suite.\n2. Determine the date of the IPO."},
         {"role": "assistant", "content": "Here are the steps we need to take:\n1. Identify the members at the time of the IPO.\n2. Compare the two lists."},
     ]));
-    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
-        .iter()
-        .map(|f| f.turn)
-        .collect();
-    assert_eq!(steps, [2, 2]);
+    assert_eq!(plan_step_turns(&a), [2, 2]);
 }
 
 #[test]
@@ -3130,11 +3134,7 @@ fn a_question_in_a_list_asks_the_reader_and_plans_nothing() {
         {"role": "assistant", "content": "I need to confirm a few details first:\n1. Was the reservation made within the last 24 hours?\n2. Do you have travel insurance?"},
         {"role": "assistant", "content": "Here is the plan:\n1. Check the reservation date.\n2. Cancel the reservation."},
     ]));
-    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
-        .iter()
-        .map(|f| f.turn)
-        .collect();
-    assert_eq!(steps, [2, 2]);
+    assert_eq!(plan_step_turns(&a), [2, 2]);
 }
 
 #[test]
@@ -3145,11 +3145,7 @@ fn a_menu_of_options_is_no_plan() {
         {"role": "assistant", "content": "Here are the options available:\n1. Cancel the reservation for a partial refund.\n2. Modify the cabin class."},
         {"role": "assistant", "content": "Here is my plan:\n1. Cancel the reservation.\n2. Book the new flight."},
     ]));
-    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
-        .iter()
-        .map(|f| f.turn)
-        .collect();
-    assert_eq!(steps, [2, 2]);
+    assert_eq!(plan_step_turns(&a), [2, 2]);
 }
 
 #[test]
@@ -3161,9 +3157,5 @@ fn a_list_of_things_needed_is_no_plan_but_a_team_s_steps_are() {
         {"role": "assistant", "content": "I'll need to gather some details:\n1. Your user ID (which I already have).\n2. The reservation ID."},
         {"role": "assistant", "content": "Here is the plan:\n1. The data analyst will extract the figures.\n2. The checker will verify them."},
     ]));
-    let steps: Vec<usize> = of_kind(&a, &[Subkind::PlanStep])
-        .iter()
-        .map(|f| f.turn)
-        .collect();
-    assert_eq!(steps, [2, 2]);
+    assert_eq!(plan_step_turns(&a), [2, 2]);
 }

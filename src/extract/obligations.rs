@@ -1446,15 +1446,19 @@ fn starts_past(item: &str) -> bool {
 /// Whether a sentence heading a list tells what the writer did ("Here are the steps we followed
 /// and the sources:", "I checked the following files:"): the list reports work, plans none.
 fn tells_past_work(header: &str) -> bool {
-    let words: Vec<String> = tokens(header).map(|(_, w)| w.to_lowercase()).collect();
-    words.windows(2).enumerate().any(|(k, w)| {
-        let verb = if w[1].ends_with("ly") {
-            words.get(k + 2).map_or("", String::as_str)
-        } else {
-            w[1].as_str()
-        };
-        matches!(w[0].as_str(), "i" | "we") && starts_past(verb)
-    })
+    let lower = header.to_lowercase();
+    let words: Vec<&str> = tokens(&lower).map(|(_, w)| w).collect();
+    (0..words.len()).any(|k| matches!(words[k], "i" | "we") && starts_past(verb_after(&words, k)))
+}
+
+/// The word after `words[k]`, past one adverb ("we carefully checked", "was correctly used").
+fn verb_after<'w>(words: &[&'w str], k: usize) -> &'w str {
+    let next = words.get(k + 1).copied().unwrap_or("");
+    if next.ends_with("ly") {
+        words.get(k + 2).copied().unwrap_or("")
+    } else {
+        next
+    }
 }
 
 /// Whether an item says in the passive that something was done ("The minimum perigee distance
@@ -1478,15 +1482,10 @@ fn says_done_passively(item: &str) -> bool {
         })
         .unwrap_or(words.len());
     let words = &words[..main];
-    words.windows(2).enumerate().any(|(k, w)| {
-        let auxiliary = matches!(w[0], "was" | "were")
-            || w[0] == "been" && k > 0 && matches!(words[k - 1], "has" | "have" | "had");
-        // (An adverb may stand between: "was correctly used".)
-        let participle = if w[1].ends_with("ly") {
-            words.get(k + 2).copied().unwrap_or("")
-        } else {
-            w[1]
-        };
+    (0..words.len()).any(|k| {
+        let auxiliary = matches!(words[k], "was" | "were")
+            || words[k] == "been" && k > 0 && matches!(words[k - 1], "has" | "have" | "had");
+        let participle = verb_after(words, k);
         auxiliary
             && participle.len() > 3
             && (participle.ends_with("ed") || participle.ends_with("en"))
