@@ -854,7 +854,11 @@ fn resolve_with_prose(
                     // (Two shared words are weak evidence: far from the failure, a sentence
                     // sharing them is about something else.)
                     let near = t - f.turn <= NEAR_TURNS;
-                    let names_it = cue_null && (shared >= 2 && near || by_name || echoed());
+                    // An empty result is recorded as an absence, not by a later fix or change
+                    // of approach that happens to share its words.
+                    let absence = || f.subkind != Subkind::Empty || lex.absence.is_match(sentence);
+                    let names_it =
+                        cue_null && (shared >= 2 && near || by_name || echoed()) && absence();
                     if names_it || quoting {
                         recorded.push((id, by_name || quotes_a_name));
                     }

@@ -2175,7 +2175,7 @@ fn a_word_every_call_holds_does_not_alone_tie_a_remark_to_an_empty_search() {
                 json!({"role": "tool", "tool_call_id": id, "content": "defmodule Part do\nend"}),
             );
         }
-        m.push(json!({"role": "assistant", "content": "The issue is that opentelemetry needs a tracer module."}));
+        m.push(json!({"role": "assistant", "content": "So opentelemetry has no tracer module."}));
         let a = analyse(Value::Array(m));
         of_kind(&a, &[Subkind::Empty])
             .first()
@@ -2417,6 +2417,34 @@ fn a_task_level_opener_is_owed_until_a_later_turn_delivers_it() {
         .collect();
     // The second commitment is narrated by its own call: no "start by" makes it a whole task.
     assert_eq!(owed, [(1, Status::Discharged, Some(3))]);
+}
+
+#[test]
+fn an_empty_search_is_recorded_later_as_an_absence_not_by_a_fix_that_shares_its_words() {
+    let status_after = |remark: &str| {
+        let a = analyse(json!([
+            {"role": "user", "content": "Set up the propagators."},
+            {"role": "assistant", "content": "Let me see how opentelemetry_phoenix sets them.",
+             "tool_calls": [bash("g", "grep -r set_text_map_propagator deps/opentelemetry_phoenix/src/")]},
+            {"role": "tool", "tool_call_id": "g", "content": ""},
+            {"role": "assistant", "content": "Let me read the config.",
+             "tool_calls": [call("r", "Read", json!({"file_path": "config/config.exs"}))]},
+            {"role": "tool", "tool_call_id": "r", "content": "import Config"},
+            {"role": "assistant", "content": remark},
+        ]));
+        of_kind(&a, &[Subkind::Empty])
+            .first()
+            .map(|f| f.status)
+            .expect("the empty grep is a null result")
+    };
+    assert_eq!(
+        status_after("Let me fix it by removing the propagator setup and configuring it instead."),
+        Status::Unincorporated
+    );
+    assert_eq!(
+        status_after("opentelemetry_phoenix does not set a propagator itself."),
+        Status::Incorporated
+    );
 }
 
 #[test]

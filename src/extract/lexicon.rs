@@ -125,6 +125,8 @@ struct IncorporationLists {
     cues: Vec<String>,
     #[serde(default)]
     change_of_course: Vec<String>,
+    #[serde(default)]
+    absence: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -393,6 +395,8 @@ pub struct Lexicon {
     pub programs: HashMap<String, Vec<String>>,
     pub incorporation: Patterns,
     pub change_of_course: Patterns,
+    /// Words that say something is not there: what records an empty result later on.
+    pub absence: Patterns,
     pub nouns: Vec<String>,
     pub backward: Vec<String>,
     /// Words after "these/those" that are not what they point at (lowercase).
@@ -531,7 +535,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 32] = [
+        let lists: [(&[String], &str); 33] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -559,6 +563,7 @@ impl Lexicon {
             (&o.tracker_close, "obligation.tracker_close"),
             (&i.cues, "incorporation.cues"),
             (&i.change_of_course, "incorporation.change_of_course"),
+            (&i.absence, "incorporation.absence"),
             (&r.expletive_it, "reference.expletive_it"),
             (&r.pronoun_start, "reference.pronoun_start"),
             (&r.pronoun_object, "reference.pronoun_object"),
@@ -615,6 +620,7 @@ impl Lexicon {
             tracker_close: next()?,
             incorporation: next()?,
             change_of_course: next()?,
+            absence: next()?,
             expletive_it: next()?,
             pronoun_start: next()?,
             pronoun_object: next()?,
@@ -722,6 +728,7 @@ fn merge(into: &mut File, f: File) {
     into.incorporation
         .change_of_course
         .extend(f.incorporation.change_of_course);
+    into.incorporation.absence.extend(f.incorporation.absence);
     let r = &mut into.reference;
     r.nouns.extend(f.reference.nouns);
     r.backward.extend(f.reference.backward);
