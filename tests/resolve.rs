@@ -2250,6 +2250,34 @@ fn this_task_before_a_call_on_an_id_shown_earlier_points_back_at_it() {
     );
 }
 
+#[test]
+fn a_demonstrative_points_forward_only_in_the_phrase_a_colon_closes() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Set up the propagators."},
+        {"role": "assistant", "content": null, "tool_calls": [
+            call("r", "Read", json!({"file_path": "lib/otel.ex"}))]},
+        {"role": "tool", "tool_call_id": "r", "content": ":opentelemetry.set_text_map_propagators([])"},
+        {"role": "assistant", "content": "I see - the function doesn't exist with that name. Let me fix it:",
+         "tool_calls": [edit("e", "lib/otel.ex", "set_text_map_propagators", "set_text_map_propagator")]},
+        {"role": "tool", "tool_call_id": "e", "content": "The file lib/otel.ex has been updated."},
+        {"role": "assistant", "content": "Now let me run these checks:", "tool_calls": [bash("c", "mix credo")]},
+        {"role": "tool", "tool_call_id": "c", "content": "no issues"},
+        {"role": "assistant", "content": "It seems that order #W5565470 was sent to Houston."},
+        {"role": "user", "content": "I have waited for a week. My trip is next month. Please escalate this or flag it."},
+    ]));
+    let found: Vec<(usize, &str)> = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(
+        found,
+        [(3, "that name")],
+        "'these checks:' introduces the call; 'seems that' opens a clause"
+    );
+    let last_turn: Vec<(usize, &str)> = turns_and_texts(&a, &[Subkind::Pronoun])
+        .into_iter()
+        .filter(|&(t, _)| t == 8)
+        .collect();
+    assert_eq!(last_turn, [(8, "this")], "before 'or', 'this' stands alone");
+}
+
 /// A Claude Code log: each line an assistant content block of message `id` (text or tool_use),
 /// or a user line with the result of a call.
 fn claude_code(lines: &[(&str, Value)]) -> trajlint::FileReport {

@@ -664,8 +664,36 @@ impl Reader<'_> {
             {
                 continue;
             }
+            // "It seems that order #W5565470 was sent to Houston": after a verb that takes no
+            // object, "that" opens a clause.
+            if demonstrative.as_deref() == Some("that")
+                && t[..s].split_whitespace().next_back().is_some_and(|w| {
+                    let w = w.to_lowercase();
+                    matches!(
+                        w.as_str(),
+                        "seems" | "seem" | "seemed" | "appears" | "appear" | "appeared"
+                    )
+                })
+            {
+                continue;
+            }
             // "verify that the fix works", "a page that contains information": a complementizer
             // or a relative pronoun, not a demonstrative.
+            // "Let me fix that and list the directory", "escalate this or flag it": before a
+            // conjunction the demonstrative stands alone, a pronoun.
+            if c.get(3).is_some_and(|w| {
+                matches!(
+                    w.as_str().to_lowercase().as_str(),
+                    "and" | "or" | "but" | "nor" | "then"
+                )
+            }) {
+                if matches!(demonstrative.as_deref(), Some("this" | "that")) {
+                    let mut others = vis.nearby();
+                    others.push(vis.last_result);
+                    found.push(Subkind::Pronoun, text, s, s + 4, vis.previous, &others);
+                }
+                continue;
+            }
             if c.get(3).is_some_and(|w| {
                 let w = w.as_str().to_lowercase();
                 DETERMINERS.contains(&w.as_str()) || CLAUSE_VERBS.contains(&w.as_str())
@@ -768,7 +796,13 @@ impl Reader<'_> {
                 // call acts on a thing an earlier turn showed, and the words point back at it.)
                 let colon = rest_of_line.trim_end().ends_with(':');
                 let acted_on = colon.then(|| acted_on_earlier(turn, infos, vis)).flatten();
-                if (colon
+                // Only the phrase the colon closes points forward: in "the function doesn't
+                // exist with that name. Let me fix it:" or "how these modules are used
+                // together:" it points back.
+                let closes = t[e..]
+                    .trim_start_matches(['*', '`', ')', ' ', '"'])
+                    .starts_with(':');
+                if (closes
                     && acted_on.is_none()
                     && !done_before_the_calls(noun, t[e..].trim(), infos, vis, lex))
                     || (rest_of_line.trim().is_empty() && is_fence_line(&t[e..]))
