@@ -647,10 +647,21 @@ fn redoes(
         })
 }
 
+/// Whether a text is a JSON object under at most a short label (Magentic-One's "Updated
+/// Ledger:\n{…}"): data the agent keeps, not a report it delivers.
+fn is_data(text: &str) -> bool {
+    let text = text.trim();
+    text.ends_with('}')
+        && text
+            .find('{')
+            .is_some_and(|k| k <= 40 && !text[..k].trim_end().contains('\n'))
+}
+
 /// Whether a sentence is an instruction: an imperative, as a plan item or a heading may be
 /// ("### Step 4: Identify the titles", "2. Locate footnote 397").
 fn instructs(sentence: &str, lex: &Lexicon) -> bool {
-    const MARKUP: [char; 5] = ['#', '*', '_', '-', ' '];
+    // (And the quote of a JSON value: a Magentic-One ledger's `"answer": "Visit the site."`.)
+    const MARKUP: [char; 6] = ['#', '*', '_', '-', ' ', '"'];
     let body = sentence.trim_start().trim_start_matches(MARKUP);
     let body = crate::extract::obligations::is_list_item(body).map_or(body, |k| &body[k..]);
     // "Step 4: Identify …": the label before the colon names the step.
@@ -708,15 +719,17 @@ fn resolve_with_prose(
     let assistant = turn.role == Role::Assistant;
     // A turn that only writes (no call, a report's length of prose) delivers the summary or
     // report an earlier turn promised; the final one delivers the task, and with it what the
-    // opening turn took on ("I'll conduct a thorough exploration of X").
+    // opening turn took on ("I'll conduct a thorough exploration of X"). Data it keeps (a
+    // Magentic-One ledger) is not prose of a report.
     if assistant && turn.calls.is_empty() {
         let prose = turn
             .segments
             .iter()
-            .filter(|s| s.kind == SegmentKind::Prose)
+            .filter(|s| s.kind == SegmentKind::Prose && !is_data(&s.text.text))
             .map(|s| s.text.text.trim().len())
             .sum::<usize>();
-        if prose >= DELIVERED {
+        // (The final answer is the report, however short: "FINAL ANSWER: 200".)
+        if prose >= DELIVERED || final_turn == Some(t) && prose > 0 {
             let link = Link {
                 turn: t,
                 bytes: turn.span,
@@ -733,7 +746,7 @@ fn resolve_with_prose(
             }
             // The opener's exploring, explaining or writing is delivered; what needs running
             // (tests, a build) is not done by saying so.
-            if final_turn == Some(t) {
+            if final_turn == Some(t) && prose >= DELIVERED {
                 for (id, f) in facts.iter_mut().enumerate() {
                     let runs = f
                         .action
@@ -877,6 +890,9 @@ fn resolve_with_prose(
                     && ((cue_done && specific(f, &words, lex) || said)
                         && f.subkind != Subkind::ToolRetry
                         || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence));
+                if ok && std::env::var("OBDBG").is_ok() {
+                    eprintln!("DBG t={t} f.turn={} said={said} cue_done={cue_done} done={} dropped={} reported={} text={:?} s={sentence:?}", f.turn, lex.done.is_match(sentence), lex.dropped.is_match(sentence), lex.reported.is_match(sentence), &f.text.chars().take(60).collect::<String>());
+                }
                 if ok && !pending.frozen[id] {
                     resolved(&mut facts[id], link);
                 }

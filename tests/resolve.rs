@@ -2476,6 +2476,50 @@ fn an_empty_search_is_recorded_later_as_an_absence_not_by_a_fix_that_shares_its_
 }
 
 #[test]
+fn a_ledger_of_json_is_not_the_promised_report_and_the_final_answer_is() {
+    let reason = "We know the prices of the season pass and of the daily tickets, and the \
+                  assistant can now work out the savings for the user.";
+    let ledger = format!(
+        "Updated Ledger:\n{{\n  \"is_request_satisfied\": {{\"reason\": \"{reason}\", \"answer\": false}},\n  \"is_progress_being_made\": {{\"reason\": \"{reason}\", \"answer\": true}},\n  \"next_speaker\": {{\"reason\": \"{reason}\", \"answer\": \"Assistant\"}}\n}}"
+    );
+    assert!(ledger.len() >= 400, "a report's length of prose");
+    let a = analyse(json!([
+        {"role": "user", "content": "How much do I save with a season pass?"},
+        {"role": "assistant", "content": "Plan:\n1. Look up the season pass price.\n2. Summarize the findings in a final report."},
+        {"role": "assistant", "content": ledger},
+        {"role": "assistant", "content": "FINAL ANSWER: 200"},
+    ]));
+    let reports: Vec<(usize, Status, Option<usize>)> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .filter(|f| f.text.contains("Summarize"))
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(reports, [(1, Status::Discharged, Some(3))]);
+}
+
+#[test]
+fn complete_reports_done_as_a_state_not_as_an_aim_or_an_adjective() {
+    let status_after = |remark: &str| {
+        let a = analyse(json!([
+            {"role": "user", "content": "Migrate the annotations table."},
+            {"role": "assistant", "content": "I will write the annotations migration next."},
+            {"role": "assistant", "content": remark},
+        ]));
+        commitment_links(&a)
+    };
+    assert_eq!(
+        status_after(
+            "The goal is to complete the annotations migration with complete schema information."
+        ),
+        [(1, Status::Open, None)]
+    );
+    assert_eq!(
+        status_after("The annotations migration is complete."),
+        [(1, Status::Discharged, Some(2))]
+    );
+}
+
+#[test]
 fn widening_a_search_that_found_nothing_records_it() {
     let a = analyse(json!([
         {"role": "user", "content": "Find the sync tests."},
