@@ -838,7 +838,7 @@ impl Reader<'_> {
             if introduces && shown_next() {
                 continue;
             }
-            if restates_in_parentheses(t, e) {
+            if restates_in_parentheses(t, e) || names_it_next(&t[e..]) {
                 continue;
             }
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
@@ -1115,6 +1115,23 @@ fn acted_on_earlier(turn: &Turn, infos: &[CallInfo], vis: &Visible) -> Option<us
 }
 
 /// "None of these tools (credo, dialyxir, sobelow)": the turn lists at once what it means.
+/// Whether what follows a phrase names its referent: "your original payment method, which is
+/// PayPal", "Since the original payment method was PayPal". (A name, a figure or code after
+/// the verb; "was not available" says something of it instead.)
+fn names_it_next(rest: &str) -> bool {
+    let rest = rest.trim_start_matches(',').trim_start();
+    let rest = ["which ", "that "]
+        .iter()
+        .find_map(|w| strip_prefix_ci(rest, w))
+        .unwrap_or(rest);
+    ["is ", "was ", "are ", "were "]
+        .iter()
+        .find_map(|v| rest.strip_prefix(v))
+        .is_some_and(|value| {
+            value.starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '`')
+        })
+}
+
 fn restates_in_parentheses(t: &str, end: usize) -> bool {
     let rest = &t[end..];
     let word = rest
@@ -1929,6 +1946,16 @@ mod tests {
         assert!(restates_in_parentheses(t, "None of these".len()));
         let t = "It goes back to your original payment method (gift card).";
         assert!(!restates_in_parentheses(t, t.find(" (gift").unwrap()));
+    }
+
+    #[test]
+    fn a_name_after_the_copula_restates_the_phrase() {
+        assert!(names_it_next(", which is PayPal."));
+        assert!(names_it_next(" was PayPal, the refund goes there."));
+        assert!(names_it_next(" is `lib/otel.ex`."));
+        assert!(!names_it_next(" was not available."));
+        assert!(!names_it_next(" is the one you booked."));
+        assert!(!names_it_next(", please."));
     }
 
     #[test]
