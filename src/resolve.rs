@@ -890,9 +890,6 @@ fn resolve_with_prose(
                     && ((cue_done && specific(f, &words, lex) || said)
                         && f.subkind != Subkind::ToolRetry
                         || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence));
-                if ok && std::env::var("OBDBG").is_ok() {
-                    eprintln!("DBG t={t} f.turn={} said={said} cue_done={cue_done} done={} dropped={} reported={} text={:?} s={sentence:?}", f.turn, lex.done.is_match(sentence), lex.dropped.is_match(sentence), lex.reported.is_match(sentence), &f.text.chars().take(60).collect::<String>());
-                }
                 if ok && !pending.frozen[id] {
                     resolved(&mut facts[id], link);
                 }

@@ -677,8 +677,6 @@ impl Reader<'_> {
             {
                 continue;
             }
-            // "verify that the fix works", "a page that contains information": a complementizer
-            // or a relative pronoun, not a demonstrative.
             // "Let me fix that and list the directory", "escalate this or flag it": before a
             // conjunction the demonstrative stands alone, a pronoun.
             if c.get(3).is_some_and(|w| {
@@ -694,6 +692,8 @@ impl Reader<'_> {
                 }
                 continue;
             }
+            // "verify that the fix works", "a page that contains information": a complementizer
+            // or a relative pronoun, not a demonstrative.
             if c.get(3).is_some_and(|w| {
                 let w = w.as_str().to_lowercase();
                 DETERMINERS.contains(&w.as_str()) || CLAUSE_VERBS.contains(&w.as_str())
@@ -1114,7 +1114,6 @@ fn acted_on_earlier(turn: &Turn, infos: &[CallInfo], vis: &Visible) -> Option<us
     })
 }
 
-/// "None of these tools (credo, dialyxir, sobelow)": the turn lists at once what it means.
 /// Whether what follows a phrase names its referent: "your original payment method, which is
 /// PayPal", "Since the original payment method was PayPal". (A name, a figure or code after
 /// the verb; "was not available" says something of it instead.)
@@ -1132,6 +1131,7 @@ fn names_it_next(rest: &str) -> bool {
         })
 }
 
+/// "None of these tools (credo, dialyxir, sobelow)": the turn lists at once what it means.
 fn restates_in_parentheses(t: &str, end: usize) -> bool {
     let rest = &t[end..];
     let word = rest
