@@ -234,24 +234,23 @@ pub fn extract(
                     {
                         continue;
                     }
-                    // "I will now verify the calculations step-by-step." over the verification,
-                    // in a turn that calls nothing: checking in words is done in words.
-                    if turn.calls.is_empty()
-                        && deferred_from.is_none()
-                        && verifies_in_words(sentence, &pieces, &c.chunks)
-                        && text.text[s.end..].trim().len() >= DELIVERED
-                    {
-                        continue;
-                    }
-                    // "Now, we need to calculate the difference between these two counts." over
-                    // "148 - 12 = 136", in a turn that calls nothing: a figure worked out in the
-                    // turn's own words is computed.
-                    if turn.calls.is_empty()
-                        && deferred_from.is_none()
-                        && c.chunks.iter().all(|k| {
+                    // In a turn that calls nothing, checking or computing in words is done in the
+                    // words that follow: "I will now verify the calculations step-by-step." over
+                    // the verification, "we need to calculate the difference between these two
+                    // counts." over "148 - 12 = 136".
+                    let rest = &text.text[s.end..];
+                    let verifies = || {
+                        verifies_in_words(sentence, &pieces, &c.chunks)
+                            && rest.trim().len() >= DELIVERED
+                    };
+                    let computes = || {
+                        c.chunks.iter().all(|k| {
                             k.families.iter().any(|f| f == "compute") || k.terms.is_empty()
-                        })
-                        && works_out_a_figure(&text.text[s.end..])
+                        }) && works_out_a_figure(rest)
+                    };
+                    if turn.calls.is_empty()
+                        && deferred_from.is_none()
+                        && (verifies() || computes())
                     {
                         continue;
                     }

@@ -164,6 +164,13 @@ impl Visible {
         out
     }
 
+    /// `nearby` plus the last tool result: where a pronoun's referent may lie ("It failed again").
+    fn nearby_for_a_pronoun(&self) -> Vec<Option<usize>> {
+        let mut out = self.nearby();
+        out.push(self.last_result);
+        out
+    }
+
     /// `nearby` plus the latest turns whose calls did what `words` name ("edit", "inserted",
     /// "grepped").
     fn nearby_and_acting(&self, words: &str, lex: &Lexicon) -> Vec<Option<usize>> {
@@ -677,27 +684,21 @@ impl Reader<'_> {
             {
                 continue;
             }
+            // The word between the demonstrative and its noun ("these LiveView modules").
+            let modifier = c.get(3).map(|w| w.as_str().to_lowercase());
+            let modifier = modifier.as_deref();
             // "Let me fix that and list the directory", "escalate this or flag it": before a
             // conjunction the demonstrative stands alone, a pronoun.
-            if c.get(3).is_some_and(|w| {
-                matches!(
-                    w.as_str().to_lowercase().as_str(),
-                    "and" | "or" | "but" | "nor" | "then"
-                )
-            }) {
+            if matches!(modifier, Some("and" | "or" | "but" | "nor" | "then")) {
                 if matches!(demonstrative.as_deref(), Some("this" | "that")) {
-                    let mut others = vis.nearby();
-                    others.push(vis.last_result);
+                    let others = vis.nearby_for_a_pronoun();
                     found.push(Subkind::Pronoun, text, s, s + 4, vis.previous, &others);
                 }
                 continue;
             }
             // "verify that the fix works", "a page that contains information": a complementizer
             // or a relative pronoun, not a demonstrative.
-            if c.get(3).is_some_and(|w| {
-                let w = w.as_str().to_lowercase();
-                DETERMINERS.contains(&w.as_str()) || CLAUSE_VERBS.contains(&w.as_str())
-            }) {
+            if modifier.is_some_and(|w| DETERMINERS.contains(&w) || CLAUSE_VERBS.contains(&w)) {
                 continue;
             }
             // "The user requested \"Implement X\"", "the agent provided a patch": a participle
@@ -940,8 +941,7 @@ impl Reader<'_> {
                         .trim_end_matches(|c: char| !c.is_alphanumeric())
                         .len()
                         + as_;
-                    let mut others = vis.nearby();
-                    others.push(vis.last_result);
+                    let others = vis.nearby_for_a_pronoun();
                     found.push(Subkind::Pronoun, seg.text, as_, ae, vis.previous, &others);
                 }
             }
