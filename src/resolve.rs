@@ -6,7 +6,7 @@
 //! meets the facts it shares a word with: the cost is linear in the words of the trajectory, not
 //! in turns times facts.
 
-use crate::extract::calls::{CallInfo, Calls};
+use crate::extract::calls::Calls;
 use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{families_of, narrated_action, todo_items, todo_key, DELIVERED};
@@ -38,6 +38,18 @@ pub fn resolve(
         .iter()
         .filter_map(|u| u.name.as_deref())
         .collect();
+    // A plan's participant ("2. **Assistant**:") is one when it speaks in the log, or when the
+    // same plan gives another step to one that does; other labels ("**Note**:") assign nothing.
+    let staffed: HashSet<usize> = facts
+        .iter()
+        .filter(|f| f.performers.iter().any(|p| speakers.contains(p.as_str())))
+        .map(|f| f.turn)
+        .collect();
+    for f in facts.iter_mut() {
+        if !staffed.contains(&f.turn) {
+            f.performers.clear();
+        }
+    }
     let mut next_fact = 0;
     // Null results waiting for the first assistant turn after them.
     let mut fresh_nulls: Vec<usize> = Vec::new();
@@ -54,6 +66,7 @@ pub fn resolve(
         traj,
         calls,
         lex,
+        speakers: &speakers,
         opener: assistant_turns().next().map(|(k, _)| k),
         final_turn: assistant_turns().next_back().map(|(k, _)| k),
     };
@@ -118,7 +131,7 @@ pub fn resolve(
             }
         }
         if t > 0 {
-            resolve_with_calls(traj, t, bytes, lex, calls.of_turn(t), facts, &mut pending);
+            resolve_with_calls(&frame, t, bytes, facts, &mut pending);
             if matches!(turn.role, Role::Assistant | Role::User) && !turn.is_summary {
                 resolve_with_prose(&frame, t, facts, &mut pending, &mut fresh_nulls);
             }
@@ -254,6 +267,12 @@ fn resolved(f: &mut Fact, link: Link) {
         FactKind::NullResult => Status::Incorporated,
         FactKind::Reference => f.status,
     };
+}
+
+/// Whether `actor` (a participant's name, or none) may perform an obligation: a step a plan
+/// assigns to a participant is that participant's work.
+fn performs(f: &Fact, actor: Option<&str>) -> bool {
+    f.performers.is_empty() || actor.is_some_and(|a| f.performers.iter().any(|p| p == a))
 }
 
 /// Whether a call of this kind can perform an action of this family: checking is not done by
@@ -462,14 +481,20 @@ fn narrated_terms(traj: &Trajectory, t: usize, facts: &[Fact], lex: &Lexicon) ->
 /// Calls discharge obligations: a call concerning the object, a retry of the same tool, a todo
 /// write marking the item completed or dropping it.
 fn resolve_with_calls(
-    traj: &Trajectory,
+    frame: &Frame,
     t: usize,
     bytes: &[u8],
-    lex: &Lexicon,
-    infos: &[CallInfo],
     facts: &mut [Fact],
     pending: &mut Pending,
 ) {
+    let Frame {
+        traj,
+        calls,
+        lex,
+        speakers,
+        ..
+    } = *frame;
+    let infos = calls.of_turn(t);
     let turn = &traj.turns[t];
     let narrated = narrated_terms(traj, t, facts, lex);
     for (call, info) in turn.calls.iter().zip(infos) {
@@ -546,6 +571,10 @@ fn resolve_with_calls(
         words.extend(narrated.iter().cloned());
         words.extend(info.families.iter().map(|f| format!("@{f}")));
         let kind = info.kind;
+        // ("Orchestrator (-> WebSurfer)": the call is WebSurfer's work.)
+        let actor = Some(call.name.as_str())
+            .filter(|n| speakers.contains(n))
+            .or(turn.name.as_deref());
         let call_families: HashSet<&str> =
             words.iter().filter_map(|w| w.strip_prefix('@')).collect();
         for (id, shared) in pending.meeting(&words, facts) {
@@ -559,6 +588,7 @@ fn resolve_with_calls(
                 && specific(f, &words, lex)
                 && names_its_code(f, &words)
                 && fits(f.action.as_deref(), kind, &call_families)
+                && performs(f, actor)
                 && !pending.frozen[id]
             {
                 resolved(&mut facts[id], link);
@@ -687,14 +717,16 @@ fn instructs(sentence: &str, lex: &Lexicon) -> bool {
         .is_match(body.trim_start_matches(MARKUP))
 }
 
-/// What the prose resolver reads besides the turn: the trajectory, its calls, the lexicon, and
-/// the first and last assistant turns before "now" (the opener's promises and the final report
+/// What the resolvers read besides the turn: the trajectory, its calls, the lexicon, its
+/// participants, and the first and last assistant turns before "now" (the opener's promises and the final report
 /// that may deliver them).
 #[derive(Clone, Copy)]
 struct Frame<'a> {
     traj: &'a Trajectory,
     calls: &'a Calls,
     lex: &'a Lexicon,
+    /// The participants of a multi-agent log (AG2 experts, Magentic-One's WebSurfer).
+    speakers: &'a HashSet<&'a str>,
     opener: Option<usize>,
     final_turn: Option<usize>,
 }
@@ -714,6 +746,7 @@ fn resolve_with_prose(
         lex,
         opener,
         final_turn,
+        ..
     } = *frame;
     let turn = &traj.turns[t];
     let assistant = turn.role == Role::Assistant;
@@ -887,6 +920,7 @@ fn resolve_with_prose(
                     })
                     && !prospective();
                 let ok = f.kind() == FactKind::Obligation
+                    && performs(f, turn.name.as_deref())
                     && ((cue_done && specific(f, &words, lex) || said)
                         && f.subkind != Subkind::ToolRetry
                         || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence));

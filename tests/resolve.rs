@@ -2712,6 +2712,62 @@ fn work_handed_to_a_participant_is_done_by_that_participant() {
     );
 }
 
+/// A Who&When Magentic-One log of these (role, text) records.
+fn magentic_one(records: &[(&str, &str)]) -> trajlint::FileReport {
+    let history: Vec<Value> = records
+        .iter()
+        .map(|(role, content)| json!({"content": content, "role": role}))
+        .collect();
+    let log = json!({"is_correct": false, "question": "How much does the pass save?",
+                     "question_ID": "q2", "level": "1", "ground_truth": "200",
+                     "history": history});
+    process("chat.json", log.to_string().as_bytes())
+}
+
+#[test]
+fn a_step_a_plan_gives_one_participant_is_not_done_by_another() {
+    let report = magentic_one(&[
+        ("human", "How much does a season pass save over four daily tickets?"),
+        ("Orchestrator (thought)", "Here is the plan to follow as best as possible:\n\n1. **WebSurfer**:\n   - Look up the price of a season pass and of a daily ticket.\n\n2. **Assistant**:\n   - Calculate the total cost of four daily tickets with that ticket price.\n\n### Final computation\n3. **Assistant:** \n   - Compute the savings of the season pass over the daily ticket price."),
+        ("Orchestrator (-> WebSurfer)", "Please look up the price of a season pass and the daily ticket price, and the total cost of tickets."),
+        ("WebSurfer", "I typed 'season pass daily ticket price' into the search box. The pass costs $120 and a daily ticket $80."),
+        ("Orchestrator (thought)", "Updated Ledger:\n{\"is_progress_being_made\": {\"reason\": \"The ticket price and the season pass price are now complete, so the total cost is known.\", \"answer\": true}}"),
+    ]);
+    let steps: Vec<(usize, &str, Status)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::PlanStep)
+        .map(|f| (f.turn, f.text.as_str(), f.status))
+        .collect();
+    // The instruction to WebSurfer and the ledger share "ticket", "price", "cost" with the
+    // Assistant's steps, but the Assistant never speaks: its steps stay owed. The last one
+    // heads a list of its own, one header and one step: still a plan.
+    assert_eq!(
+        steps,
+        [
+            (1, "**WebSurfer**:", Status::Discharged),
+            (
+                1,
+                "Look up the price of a season pass and of a daily ticket.",
+                Status::Discharged
+            ),
+            (1, "**Assistant**:", Status::Open),
+            (
+                1,
+                "Calculate the total cost of four daily tickets with that ticket price.",
+                Status::Open
+            ),
+            (1, "**Assistant:**", Status::Open),
+            (
+                1,
+                "Compute the savings of the season pass over the daily ticket price.",
+                Status::Open
+            ),
+        ],
+        "{steps:#?}"
+    );
+}
+
 #[test]
 fn an_object_it_after_a_few_function_words_points_back() {
     let a = analyse(json!([

@@ -110,6 +110,10 @@ pub struct Fact {
     /// What a later call must name to take up a deferral that answers no call (the output file
     /// a background job left: its id, or its path).
     pub awaits: Option<String>,
+    /// The participants a plan assigns a step to ("2. **Assistant**:" over it, "**Assign to
+    /// WebSurfer**: …", "**Assistant & FileSurfer:**"): in a log of several participants,
+    /// only they perform it. Empty: anyone.
+    pub performers: Vec<String>,
 }
 
 impl Fact {
@@ -139,6 +143,7 @@ impl Fact {
             tool: None,
             todo_key: None,
             awaits: None,
+            performers: Vec::new(),
         }
     }
 }

@@ -1302,14 +1302,38 @@ fn plan_steps(
                 (is_label_value(item) || names_a_thing(item)) && !starts_imperative(item, lex)
             })
             .count();
-        let is_plan = (header || imperative * 2 > items.len())
+        // ("4. **Assistant:**" over "- Compute the difference": a header naming who does the
+        // items under it is neither a step nor a thing.)
+        let headers = items
+            .iter()
+            .filter(|s| assignees(&text.text[s.start..s.end]).is_some_and(|(_, heads)| heads))
+            .count();
+        let is_plan = (header || imperative * 2 > items.len() - headers)
             && past * 2 <= items.len()
             && (imperative > 0 || labeled * 2 <= items.len());
         if !is_plan {
             continue;
         }
+        // The participant the items under a header item ("1. **WebSurfer**:") go to, with
+        // that header's indentation.
+        let mut assigned: Option<(usize, Vec<&str>)> = None;
         for s in items {
             let line = &text.text[s.start..s.end];
+            let indent = indentation(&text.text, s.start);
+            if assigned.as_ref().is_some_and(|(depth, _)| indent <= *depth) {
+                assigned = None;
+            }
+            let performers = match assignees(line) {
+                Some((names, true)) => {
+                    assigned = Some((indent, names.clone()));
+                    names
+                }
+                Some((names, false)) => names,
+                None => assigned
+                    .as_ref()
+                    .map(|(_, n)| n.clone())
+                    .unwrap_or_default(),
+            };
             if line.contains("[x]")
                 || line.contains("[X]")
                 || line.contains('\u{2705}')
@@ -1330,9 +1354,47 @@ fn plan_steps(
             f.terms
                 .extend(cw.all_families.iter().map(|x| format!("@{x}")));
             f.code = cw.code;
+            f.performers = performers.into_iter().map(str::to_string).collect();
             facts.push(f);
         }
     }
+}
+
+/// The columns of blank before byte `at` on its line.
+fn indentation(text: &str, at: usize) -> usize {
+    let start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+    text[start..].len() - text[start..].trim_start_matches([' ', '\t']).len()
+}
+
+/// The participants a list item names as the ones to do it, by a label of capitalized single
+/// words ("**WebSurfer**:", "**Assistant's Task:**", "**Assign to WebSurfer**: Look up …",
+/// "**Assistant & FileSurfer:**"), and whether the label heads the items under it (it has
+/// nothing after its colon).
+fn assignees(item: &str) -> Option<(Vec<&str>, bool)> {
+    let off = is_list_item(item).unwrap_or(0);
+    let body = item[off..].trim_start_matches(['*', '`', ' ']);
+    let k = body.find(':').filter(|&k| k > 0 && k < 40)?;
+    let label = body[..k].trim_end_matches(['*', ' ']);
+    let label = ["Assign to ", "Assigned to "]
+        .iter()
+        .find_map(|p| label.strip_prefix(p))
+        .unwrap_or(label);
+    let label = ["'s Task", "'s task", "\u{2019}s Task", "\u{2019}s task"]
+        .iter()
+        .find_map(|p| label.strip_suffix(p))
+        .unwrap_or(label);
+    let names: Vec<&str> = label
+        .split([',', '&'])
+        .flat_map(|part| part.split(" and "))
+        .map(str::trim)
+        .collect();
+    let each_a_name = names.iter().all(|name| {
+        name.len() >= 2
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    });
+    let heads = body[k + 1..].trim_matches(['*', ' ', '\n']).is_empty();
+    each_a_name.then_some((names, heads))
 }
 
 /// `Name: value` / `**Name**: value`: a record field, not an action.
@@ -1627,6 +1689,30 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_of_participant_names_assigns_the_item_or_the_items_under_it() {
+        assert_eq!(
+            assignees("1. **WebSurfer**:"),
+            Some((vec!["WebSurfer"], true))
+        );
+        assert_eq!(
+            assignees("2. **Assistant's Task:**"),
+            Some((vec!["Assistant"], true))
+        );
+        assert_eq!(
+            assignees("3. **Assistant & FileSurfer:**"),
+            Some((vec!["Assistant", "FileSurfer"], true))
+        );
+        assert_eq!(
+            assignees("  - **Assign to WebSurfer**: Look up the year Fubo went public."),
+            Some((vec!["WebSurfer"], false))
+        );
+        // Labels of several words name a topic or a field, not who does the work.
+        assert_eq!(assignees("3. **Final Verification and Reporting:**"), None);
+        assert_eq!(assignees("- Payment method: Please confirm it."), None);
+        assert_eq!(assignees("- Look up the price: then compare."), None);
+    }
 
     #[test]
     fn focusing_on_a_thing_is_looking_at_it() {
