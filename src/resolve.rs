@@ -718,8 +718,8 @@ fn instructs(sentence: &str, lex: &Lexicon) -> bool {
 }
 
 /// What the resolvers read besides the turn: the trajectory, its calls, the lexicon, its
-/// participants, and the first and last assistant turns before "now" (the opener's promises and the final report
-/// that may deliver them).
+/// participants, and the first and last assistant turns before "now" (the opener's promises
+/// and the final report that may deliver them).
 #[derive(Clone, Copy)]
 struct Frame<'a> {
     traj: &'a Trajectory,
@@ -797,6 +797,14 @@ fn resolve_with_prose(
             }
         }
     }
+    // What this turn owes itself (a plan it lays out, a promise): a sentence among them plans
+    // the work, it does not perform it.
+    let owed_here: Vec<Span> = facts[facts.partition_point(|f| f.turn < t)..]
+        .iter()
+        .take_while(|f| f.turn == t)
+        .filter(|f| f.kind() == FactKind::Obligation)
+        .map(|f| f.span)
+        .collect();
     let mut first_sentences_with_cue: Option<Link> = None;
     // The failures waiting when this turn starts: a change of course follows the last one only
     // if no sentence of the turn records another (then it is about that one).
@@ -825,7 +833,10 @@ fn resolve_with_prose(
             let prospective = std::cell::OnceCell::new();
             let prospective = || {
                 *prospective.get_or_init(|| {
-                    lex.commitment.is_match(sentence)
+                    owed_here
+                        .iter()
+                        .any(|o| o.start < link.bytes.end && link.bytes.start < o.end)
+                        || lex.commitment.is_match(sentence)
                         || tokens(sentence).any(|(_, w)| lex.prospective_words.contains(w))
                         || instructs(sentence, lex)
                 })

@@ -2712,6 +2712,31 @@ fn work_handed_to_a_participant_is_done_by_that_participant() {
     );
 }
 
+#[test]
+fn a_plan_that_lays_out_the_work_again_does_not_perform_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which vendor ships the blue kettle for less?"},
+        {"role": "assistant", "content": "Once the listings are in, I will compare the shipping prices of both vendors."},
+        {"role": "user", "content": "Sounds good."},
+        {"role": "assistant", "content": "Here is the plan:\n\n1. Access the shipping prices of both vendors on their listing pages.\n2. Tabulate the totals per vendor."},
+    ]));
+    // The plan's first step shares "shipping", "prices" and "vendors" with the promise, but a
+    // plan is work still owed: the promise stays open, as do the steps.
+    let owed: Vec<(usize, Status)> = a
+        .analysis
+        .facts
+        .iter()
+        .filter(|f| matches!(f.subkind, Subkind::SelfCommitment | Subkind::PlanStep))
+        .map(|f| (f.turn, f.status))
+        .collect();
+    assert_eq!(
+        owed,
+        [(1, Status::Open), (3, Status::Open), (3, Status::Open)],
+        "{:#?}",
+        a.analysis.facts
+    );
+}
+
 /// A Who&When Magentic-One log of these (role, text) records.
 fn magentic_one(records: &[(&str, &str)]) -> trajlint::FileReport {
     let history: Vec<Value> = records
