@@ -2072,6 +2072,45 @@ fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_to
 }
 
 #[test]
+fn a_failure_that_asks_for_the_call_again_is_also_owed_to_the_next_call() {
+    let lines = |page: &str| {
+        analyse(json!([
+            {"role": "user", "content": "Find the lowest sale price in Queen Anne."},
+            {"role": "assistant", "content": null, "tool_calls": [
+                call("c1", "web_search", json!({"query": "Queen Anne sold homes January 2023"}))]},
+            {"role": "tool", "tool_call_id": "c1", "content": page},
+            {"role": "assistant", "content": "The search page failed; searching again."},
+            {"role": "assistant", "content": null, "tool_calls": [
+                call("c2", "web_search", json!({"query": "Queen Anne sold homes January 2023"}))]},
+            {"role": "tool", "tool_call_id": "c2", "content": "1. 123 Main St, sold $450,000"},
+        ]))
+    };
+    let a = lines("Error: we experienced an issue returning your results. Please try again.");
+    let kinds: Vec<(usize, Subkind, Status)> = a
+        .analysis
+        .facts
+        .iter()
+        .filter(|f| matches!(f.subkind, Subkind::Error | Subkind::ToolRetry))
+        .map(|f| (f.turn, f.subkind, f.status))
+        .collect();
+    // The failure is recorded by the next turn; the request to try again is met by the next
+    // call of the same tool.
+    assert_eq!(
+        kinds,
+        [
+            (2, Subkind::Error, Status::Incorporated),
+            (2, Subkind::ToolRetry, Status::Discharged),
+        ],
+        "{:#?}",
+        a.analysis.facts
+    );
+    // A failure that asks for nothing defers nothing.
+    let b = lines("Error: we experienced an issue returning your results.");
+    assert!(of_kind(&b, &[Subkind::ToolRetry]).is_empty());
+    assert_eq!(of_kind(&b, &[Subkind::Error]).len(), 1);
+}
+
+#[test]
 fn a_colon_after_two_actions_owes_the_one_its_call_does_not_do() {
     let a = analyse(json!([
         {"role": "user", "content": "Finish task 4."},

@@ -69,6 +69,8 @@ struct RetryLists {
     defer: Vec<String>,
     #[serde(default)]
     notice: Vec<String>,
+    #[serde(default)]
+    again: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -355,6 +357,8 @@ pub struct Lexicon {
     pub retry: Patterns,
     /// A harness's notice, injected mid-run, that work waits for a later call.
     pub retry_notice: Patterns,
+    /// On a failure's line, a request for the same call again ("Please try again.").
+    pub retry_again: Patterns,
     pub commitment: Patterns,
     pub deferred: Patterns,
     pub not_commitment: Patterns,
@@ -535,7 +539,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 33] = [
+        let lists: [(&[String], &str); 34] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -546,6 +550,7 @@ impl Lexicon {
             (&n.lint_finding, "null_result.lint_finding"),
             (&merged.retry.defer, "retry.defer"),
             (&merged.retry.notice, "retry.notice"),
+            (&merged.retry.again, "retry.again"),
             (&o.commitment, "obligation.commitment"),
             (&o.deferred, "obligation.deferred"),
             (&o.not_commitment, "obligation.not_commitment"),
@@ -603,6 +608,7 @@ impl Lexicon {
             lint_finding: next()?,
             retry: next()?,
             retry_notice: next()?,
+            retry_again: next()?,
             commitment: next()?,
             deferred: next()?,
             not_commitment: next()?,
@@ -698,6 +704,7 @@ fn merge(into: &mut File, f: File) {
     n.empty_prefix.extend(f.null_result.empty_prefix);
     into.retry.defer.extend(f.retry.defer);
     into.retry.notice.extend(f.retry.notice);
+    into.retry.again.extend(f.retry.again);
     let o = &mut into.obligation;
     o.commitment.extend(f.obligation.commitment);
     o.deferred.extend(f.obligation.deferred);
