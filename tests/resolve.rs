@@ -2711,7 +2711,12 @@ fn group_chat(messages: &[(&str, &str)]) -> trajlint::FileReport {
         .iter()
         .map(|(name, content)| json!({"content": content, "name": name, "role": "assistant"}))
         .collect();
-    let log = json!({"is_correct": false, "question": "Which home sold for more?",
+    who_and_when(history)
+}
+
+/// A Who&When log of these history records.
+fn who_and_when(history: Vec<Value>) -> trajlint::FileReport {
+    let log = json!({"is_correct": false, "question": "What is the answer?",
                      "question_ID": "q1", "level": "1", "ground_truth": "x",
                      "history": history});
     process("chat.json", log.to_string().as_bytes())
@@ -2725,12 +2730,7 @@ fn work_handed_to_a_participant_is_done_by_that_participant() {
         ("RealEstate_Expert", "Here are the 2022 sale prices of both homes:\n\n1. **2072 Akaikai Loop:**\n   - Sold for $850,000\n2. **2017 Komo Mai Drive:**\n   - Sold for $950,000"),
         ("Analysis_Expert", "The second home sold for more. TERMINATE"),
     ]);
-    let steps: Vec<(usize, &str, Status)> = report.analyses[0]
-        .facts
-        .iter()
-        .filter(|f| f.subkind == Subkind::PlanStep)
-        .map(|f| (f.turn, f.text.as_str(), f.status))
-        .collect();
+    let steps = steps_of(&report);
     // The archive expert never speaks: its step stays owed even though a later turn says
     // "sold" and "homes"; the sale prices listed under "Here are …:" are data, not a plan.
     assert_eq!(
@@ -2776,16 +2776,23 @@ fn a_plan_that_lays_out_the_work_again_does_not_perform_it() {
     );
 }
 
+/// (turn, text, status) of each plan step of a file's first trajectory.
+fn steps_of(report: &trajlint::FileReport) -> Vec<(usize, &str, Status)> {
+    report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::PlanStep)
+        .map(|f| (f.turn, f.text.as_str(), f.status))
+        .collect()
+}
+
 /// A Who&When Magentic-One log of these (role, text) records.
 fn magentic_one(records: &[(&str, &str)]) -> trajlint::FileReport {
     let history: Vec<Value> = records
         .iter()
         .map(|(role, content)| json!({"content": content, "role": role}))
         .collect();
-    let log = json!({"is_correct": false, "question": "How much does the pass save?",
-                     "question_ID": "q2", "level": "1", "ground_truth": "200",
-                     "history": history});
-    process("chat.json", log.to_string().as_bytes())
+    who_and_when(history)
 }
 
 #[test]
@@ -2797,12 +2804,7 @@ fn a_step_a_plan_gives_one_participant_is_not_done_by_another() {
         ("WebSurfer", "I typed 'season pass daily ticket price' into the search box. The pass costs $120 and a daily ticket $80."),
         ("Orchestrator (thought)", "Updated Ledger:\n{\"is_progress_being_made\": {\"reason\": \"The ticket price and the season pass price are now complete, so the total cost is known.\", \"answer\": true}}"),
     ]);
-    let steps: Vec<(usize, &str, Status)> = report.analyses[0]
-        .facts
-        .iter()
-        .filter(|f| f.subkind == Subkind::PlanStep)
-        .map(|f| (f.turn, f.text.as_str(), f.status))
-        .collect();
+    let steps = steps_of(&report);
     // The instruction to WebSurfer and the ledger share "ticket", "price", "cost" with the
     // Assistant's steps, but the Assistant never speaks: its steps stay owed. The last one
     // heads a list of its own, one header and one step: still a plan.
