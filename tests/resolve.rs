@@ -2072,6 +2072,25 @@ fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_to
 }
 
 #[test]
+fn a_find_reported_in_the_simple_past_is_done_unless_the_sentence_looks_ahead() {
+    let log = |later: &str| {
+        analyse(json!([
+            {"role": "user", "content": "Change my trip to the cheapest business round trip."},
+            {"role": "assistant", "content": "I need to find the cheapest combination of business class flights for the round trip."},
+            {"role": "user", "content": "Sure, go ahead."},
+            {"role": "assistant", "content": later},
+        ]))
+    };
+    let status = |a: &Annotated| commitments(a).iter().map(|f| f.status).collect::<Vec<_>>();
+    // "found" is no regular past: the report of the find names it all the same.
+    let a = log("I found the cheapest business class round trip: HAT023 and HAT151, $833.");
+    assert_eq!(status(&a), [Status::Discharged], "{:#?}", a.analysis.facts);
+    // A sentence that looks ahead does not report it.
+    let b = log("Once I have found the cheapest business class round trip, I will book it.");
+    assert_eq!(status(&b)[0], Status::Open, "{:#?}", b.analysis.facts);
+}
+
+#[test]
 fn a_failure_that_asks_for_the_call_again_is_also_owed_to_the_next_call() {
     let lines = |page: &str| {
         analyse(json!([
