@@ -2072,7 +2072,7 @@ fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_to
 }
 
 #[test]
-fn a_find_reported_in_the_simple_past_is_done_unless_the_sentence_looks_ahead() {
+fn a_find_reported_or_presented_is_done_unless_the_sentence_looks_ahead() {
     let log = |later: &str| {
         analyse(json!([
             {"role": "user", "content": "Change my trip to the cheapest business round trip."},
@@ -2088,6 +2088,11 @@ fn a_find_reported_in_the_simple_past_is_done_unless_the_sentence_looks_ahead() 
     // A sentence that looks ahead does not report it.
     let b = log("Once I have found the cheapest business class round trip, I will book it.");
     assert_eq!(status(&b)[0], Status::Open, "{:#?}", b.analysis.facts);
+    // Presenting what was owed delivers it.
+    let c = log("Here is the cheapest business class round trip: HAT023 and HAT151, $833.");
+    assert_eq!(status(&c), [Status::Discharged], "{:#?}", c.analysis.facts);
+    let d = log("Here is the cheapest business class round trip I will look for: HAT023.");
+    assert_eq!(status(&d)[0], Status::Open, "{:#?}", d.analysis.facts);
 }
 
 #[test]
