@@ -141,6 +141,16 @@ pub fn resolve(
             let f = &mut facts[next_fact];
             match f.kind() {
                 FactKind::Obligation => {
+                    // "Let me decompile `_hash` and `next_cypher`" over a call decompiling
+                    // `_hash`: what the turn's own calls name is done, the rest owed.
+                    if f.code.len() >= 2 {
+                        let own: HashSet<String> = calls
+                            .of_turn(t)
+                            .iter()
+                            .flat_map(|c| c.terms.iter().cloned())
+                            .collect();
+                        pending.names_its_code(next_fact, f, &own);
+                    }
                     // Handed to a participant, it waits for that participant alone.
                     match addressee(&f.text, turn.name.as_deref(), &speakers) {
                         Some(agent) => pending
@@ -198,6 +208,8 @@ struct Pending {
     errors: Vec<usize>,
     /// Words that name a sibling of a null result rather than itself (see `sibling_terms`).
     siblings: HashMap<usize, HashSet<String>>,
+    /// Which of an obligation's code objects (bit k: `code[k]`) the turns acting on it named.
+    code_named: HashMap<usize, u64>,
 }
 
 impl Pending {
@@ -218,6 +230,24 @@ impl Pending {
         if let Some(k) = &f.todo_key {
             self.by_todo.entry(k.clone()).or_default().push(id);
         }
+    }
+
+    /// Whether the turns acting on obligation `id` have, with these words, named every object
+    /// it names verbatim as code (each with all its terms): a test run that shares a file name
+    /// does not run `ledger import`, and "focus on the `ast` and `expr` directories" is not done
+    /// by reading `ast` alone. (Asked once a call or a sentence otherwise performs it.)
+    fn names_its_code(&mut self, id: usize, f: &Fact, words: &HashSet<String>) -> bool {
+        if f.code.is_empty() {
+            return true;
+        }
+        let named = self.code_named.entry(id).or_default();
+        for (k, object) in f.code.iter().enumerate().take(64) {
+            if object.iter().all(|t| words.contains(t)) {
+                *named |= 1 << k;
+            }
+        }
+        let all = u64::MAX >> (64 - f.code.len().min(64));
+        *named & all == all
     }
 
     /// Resolves these facts by `link`, those a compaction froze aside.
@@ -418,12 +448,6 @@ fn specific(f: &Fact, words: &HashSet<String>, lex: &Lexicon) -> bool {
     shared.len() >= 2 || shared.iter().any(|t| !GENERIC.contains(&t.as_str())) || own == 0
 }
 
-/// An obligation that names its object verbatim as code (`ledger import`) is performed only by
-/// a call that holds it: a test run that shares a file name does not run that command.
-fn names_its_code(f: &Fact, words: &HashSet<String>) -> bool {
-    f.code.is_empty() || f.code.iter().any(|c| c.iter().all(|t| words.contains(t)))
-}
-
 /// A word that names one thing: an error class, an id, a long or compound word.
 fn distinctive(term: &str) -> bool {
     term.len() >= 9 || term.contains('_') || term.bytes().any(|b| b.is_ascii_digit())
@@ -586,10 +610,10 @@ fn resolve_with_calls(
                 && f.turn < t
                 && concerns(f, shared)
                 && specific(f, &words, lex)
-                && names_its_code(f, &words)
                 && fits(f.action.as_deref(), kind, &call_families)
                 && performs(f, actor)
                 && !pending.frozen[id]
+                && pending.names_its_code(id, f, &words)
             {
                 resolved(&mut facts[id], link);
             }
@@ -935,7 +959,12 @@ fn resolve_with_prose(
                     && ((cue_done && specific(f, &words, lex) || said)
                         && f.subkind != Subkind::ToolRetry
                         || f.subkind == Subkind::ToolRetry && lex.dropped.is_match(sentence));
-                if ok && !pending.frozen[id] {
+                if ok
+                    && !pending.frozen[id]
+                    && (lex.dropped.is_match(sentence)
+                        || f.code.len() < 2
+                        || pending.names_its_code(id, f, &words))
+                {
                     resolved(&mut facts[id], link);
                 }
             }

@@ -2072,6 +2072,57 @@ fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_to
 }
 
 #[test]
+fn an_obligation_naming_two_code_objects_is_done_when_both_have_been_acted_on() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the aliasing bug in the parser."},
+        {"role": "assistant", "content": "I'll focus on the `ast` and `expr` directories next, as they handle parsing."},
+        {"role": "user", "content": "ok"},
+        {"role": "assistant", "content": "Listing the ast directory.", "tool_calls": [
+            bash("c1", "ls src/libponyc/ast")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "parser.c\nparserapi.c\ntreecheck.c"},
+        {"role": "assistant", "content": "The `ast` directory holds the parser and the tree checks."},
+    ]));
+    let first = commitments(&a)[0];
+    assert!(
+        first.text.contains("`ast` and `expr`"),
+        "{:#?}",
+        a.analysis.facts
+    );
+    // Only `ast` has been looked at: `expr` is still owed.
+    assert_eq!(first.status, Status::Open, "{:#?}", a.analysis.facts);
+    let b = analyse(json!([
+        {"role": "user", "content": "Fix the aliasing bug in the parser."},
+        {"role": "assistant", "content": "I'll focus on the `ast` and `expr` directories next, as they handle parsing."},
+        {"role": "user", "content": "ok"},
+        {"role": "assistant", "content": "Listing the ast directory.", "tool_calls": [
+            bash("c1", "ls src/libponyc/ast")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "parser.c\nparserapi.c\ntreecheck.c"},
+        {"role": "assistant", "content": "The `ast` directory holds the parser and the tree checks."},
+        {"role": "user", "content": "ok"},
+        {"role": "assistant", "content": "The `expr` directory holds the match and operator passes."},
+    ]));
+    // The second report names the other object: both are done.
+    assert_eq!(commitment_links(&b)[0], (1, Status::Discharged, Some(7)));
+    // What the promising turn's own call names is done there: the other object is what is owed.
+    let c = analyse(json!([
+        {"role": "user", "content": "Reverse the binary."},
+        {"role": "assistant", "content": "Let me decompile `_hash` and `next_cypher` to see the transform.", "tool_calls": [
+            bash("c1", "decompile release --function_name _hash")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "uint _hash(char *s) { ... }"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            bash("c2", "decompile release --function_name next_cypher")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "void next_cypher(void) { ... }"},
+    ]));
+    let owed: Vec<(usize, Status, Option<usize>)> = commitment_links(&c);
+    assert_eq!(
+        owed,
+        [(1, Status::Discharged, Some(3))],
+        "{:#?}",
+        c.analysis.facts
+    );
+}
+
+#[test]
 fn a_find_reported_or_presented_is_done_unless_the_sentence_looks_ahead() {
     let log = |later: &str| {
         analyse(json!([
