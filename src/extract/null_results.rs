@@ -139,14 +139,15 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
 
         // "We experienced an issue returning your results. Please try again.": a failure that
         // asks for the same call again also defers the work to it.
-        let again = text_hit
-            .as_ref()
-            .filter(|_| found.as_ref().is_some_and(|f| f.subkind == Subkind::Error))
-            .and_then(|(t, h)| {
+        let again = match (&found, &text_hit) {
+            (Some(f), Some((t, h))) if f.subkind == Subkind::Error => {
                 let (ls, le) = line_around(&t.text, h.start, h.end);
-                let (s, e) = lex.retry_again.first(&t.text[ls..le])?;
-                Some(fact_at(Subkind::ToolRetry, i, t, ls + s, ls + e))
-            });
+                lex.retry_again
+                    .first(&t.text[ls..le])
+                    .map(|(s, e)| fact_at(Subkind::ToolRetry, i, t, ls + s, ls + e))
+            }
+            _ => None,
+        };
         if let Some(mut f) = again {
             f.tool = call.map(|c| c.name.clone());
             f.terms = info.map(query_terms).unwrap_or_default();

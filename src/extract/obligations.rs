@@ -1304,9 +1304,13 @@ fn plan_steps(
             .count();
         // ("4. **Assistant:**" over "- Compute the difference": a header naming who does the
         // items under it is neither a step nor a thing.)
-        let headers = items
+        let assigns: Vec<Option<(Vec<&str>, bool)>> = items
             .iter()
-            .filter(|s| assignees(&text.text[s.start..s.end]).is_some_and(|(_, heads)| heads))
+            .map(|s| assignees(&text.text[s.start..s.end]))
+            .collect();
+        let headers = assigns
+            .iter()
+            .filter(|a| a.as_ref().is_some_and(|(_, heads)| *heads))
             .count();
         let is_plan = (header || imperative * 2 > items.len() - headers)
             && past * 2 <= items.len()
@@ -1317,13 +1321,13 @@ fn plan_steps(
         // The participant the items under a header item ("1. **WebSurfer**:") go to, with
         // that header's indentation.
         let mut assigned: Option<(usize, Vec<&str>)> = None;
-        for s in items {
+        for (s, assign) in items.iter().zip(assigns) {
             let line = &text.text[s.start..s.end];
             let indent = indentation(&text.text, s.start);
             if assigned.as_ref().is_some_and(|(depth, _)| indent <= *depth) {
                 assigned = None;
             }
-            let performers = match assignees(line) {
+            let performers = match assign {
                 Some((names, true)) => {
                     assigned = Some((indent, names.clone()));
                     names
