@@ -474,6 +474,50 @@ fn a_hook_s_feedback_reports_an_error_and_a_system_prompt_does_not() {
 }
 
 #[test]
+fn each_check_of_a_hook_s_report_is_a_failure_of_its_own() {
+    // A report of three checks, the last re-showing the first one's compile error: fixing the
+    // compile error and the nesting leaves the pending code generation unrecorded.
+    let report = "<system-reminder>\nPostToolUse:Write hook additional context: [COMPILE ERROR]\nCompiling 2 files (.ex)\n     error: cannot invoke remote function Access.get/2 inside a guard\n\n[CREDO]\n[F] lib/x.ex:152:14 Function body is nested too deep (max depth is 2, was 3).\n\n[ASH CODEGEN]\nCode generation needed. Run 'mix ash.codegen' to update.\nCompiling 2 files (.ex)\n     error: cannot invoke remote function Access.get/2 inside a guard\n</system-reminder>";
+    let a = analyse(json!([
+        {"role": "user", "content": "Render the expand control."},
+        {"role": "system", "content": report},
+        {"role": "assistant", "content": "Fixed the compile error: Access.get/2 cannot be invoked inside a guard, so the guard now matches the index first. The credo nesting is fixed by extracting a helper."},
+    ]));
+    let errors: Vec<(usize, &str, Status)> = of_kind(&a, &[Subkind::Error])
+        .iter()
+        .map(|f| (f.turn, f.text.as_str(), f.status))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                1,
+                "error: cannot invoke remote function Access.get/2 inside a guard",
+                Status::Incorporated
+            ),
+            (
+                1,
+                "[F] lib/x.ex:152:14 Function body is nested too deep (max depth is 2, was 3).",
+                Status::Incorporated
+            ),
+            (
+                1,
+                "Code generation needed. Run 'mix ash.codegen' to update.",
+                Status::Unincorporated
+            ),
+        ]
+    );
+    // The turn is live for the check left unrecorded, and for it alone.
+    let codegen = a
+        .analysis
+        .facts
+        .iter()
+        .position(|f| f.text.starts_with("Code generation"))
+        .unwrap();
+    assert_eq!(a.analysis.turns[1].reasons, [codegen]);
+}
+
+#[test]
 fn the_original_request_is_restated_by_a_turn_that_quotes_the_task() {
     let request = "How many stops are between South Station and Windsor Gardens on the Franklin-Foxboro line?";
     let a = analyse(json!([

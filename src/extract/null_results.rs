@@ -18,7 +18,11 @@ const TAIL_LINES: usize = 6;
 pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<Fact>) {
     for (i, turn) in traj.turns.iter().enumerate() {
         if turn.role == Role::System {
-            facts.extend(hook_feedback(i, turn, lex).or_else(|| harness_deferral(i, turn, lex)));
+            let hooks = hook_feedback(i, turn, lex);
+            if hooks.is_empty() {
+                facts.extend(harness_deferral(i, turn, lex));
+            }
+            facts.extend(hooks);
             continue;
         }
         if turn.role != Role::Tool {
@@ -190,51 +194,87 @@ fn failure_terms(message: &str) -> Vec<String> {
 
 /// A hook's feedback injected after a call (Claude Code's "PostToolUse:Edit hook additional
 /// context: [COMPILE ERROR] …"): an observation of the environment that a hook only makes to
-/// report a problem, so an `error`. The fact is the first line of the report that names an
-/// error, a warning or a failure (else its first line); its words are those of the whole report.
-fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
+/// report a problem, so an `error`. A report of several checks, each under its tag ("[CREDO]",
+/// "[ASH CODEGEN]"), is a failure per check: a later turn that fixes the compile error has not
+/// dealt with the pending code generation. Each fact is the first line of its check that names an
+/// error, a warning or a failure (else its first line); its words are those of that check.
+fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Vec<Fact> {
     const REPORT_LINES: usize = 12;
     const LINE_BYTES: usize = 240;
-    turn.segments.iter().find_map(|seg| {
-        let t = &seg.text;
-        let (_, header_end) = lex.hook_feedback.first(&t.text)?;
-        // The report runs from the header (its own line may hold all of it) to the reminder's end.
-        let rest = &t.text[header_end..];
-        let body = &rest[..rest.find("</system-reminder>").unwrap_or(rest.len())];
-        let mut lines: Vec<(usize, &str)> = Vec::new();
-        let mut at = header_end;
-        for raw in body.split_inclusive('\n') {
-            let mut line = raw.trim();
-            if line.chars().any(char::is_alphanumeric) {
-                let start = at + (raw.len() - raw.trim_start().len());
-                line = &line[..floor_char(line, line.len().min(LINE_BYTES))];
-                lines.push((start, line));
-            }
-            at += raw.len();
-            if lines.len() == REPORT_LINES {
-                break;
-            }
+    // (A bound on the checks read keeps a long report linear: each line is compared with the
+    // lines of the checks before it.)
+    const CHECKS: usize = 8;
+    let Some((t, header_end)) = turn.segments.iter().find_map(|seg| {
+        let (_, header_end) = lex.hook_feedback.first(&seg.text.text)?;
+        Some((&seg.text, header_end))
+    }) else {
+        return Vec::new();
+    };
+    // The report runs from the header (its own line may hold all of it) to the reminder's end.
+    let rest = &t.text[header_end..];
+    let body = &rest[..rest.find("</system-reminder>").unwrap_or(rest.len())];
+    // ("[COMPILE ERROR]" alone is the hook's tag, not the message.)
+    let tag = |l: &str| l.starts_with('[') && l.ends_with(']');
+    let names_it = |l: &str| {
+        !tag(l)
+            && tokens(l).any(|(_, w)| {
+                matches!(
+                    stem(&w.to_ascii_lowercase()).as_str(),
+                    "error" | "warn" | "fail"
+                )
+            })
+    };
+    // The checks, each its lines with their offsets. A check that shows again what an earlier
+    // one printed (the code generator re-running the failed compile) ends where the repeat
+    // starts: the repeat is the earlier check's failure, not this one's.
+    // (The tag names the check: "zero credo issues" records the "[CREDO]" finding.)
+    let mut checks: Vec<(&str, Vec<(usize, &str)>)> = vec![("", Vec::new())];
+    // Whether the current check has ended before its next tag (full, or repeating another).
+    let mut ended = false;
+    let mut at = header_end;
+    for raw in body.split_inclusive('\n') {
+        let line = raw.trim();
+        let start = at + (raw.len() - raw.trim_start().len());
+        at += raw.len();
+        if !line.chars().any(char::is_alphanumeric) {
+            continue;
         }
-        // ("[COMPILE ERROR]" alone is the hook's tag, not the message.)
-        let tag = |l: &str| l.starts_with('[') && l.ends_with(']');
-        let names_it = |l: &str| {
-            !tag(l)
-                && tokens(l).any(|(_, w)| {
-                    matches!(
-                        stem(&w.to_ascii_lowercase()).as_str(),
-                        "error" | "warn" | "fail"
-                    )
-                })
-        };
-        let &(start, line) = lines
-            .iter()
-            .find(|(_, l)| names_it(l))
-            .or_else(|| lines.iter().find(|(_, l)| !tag(l)))?;
-        let mut f = fact_at(Subkind::Error, i, t, start, start + line.len());
-        let report: Vec<&str> = lines.iter().map(|&(_, l)| l).collect();
-        f.terms = failure_terms(&report.join("\n"));
-        Some(f)
-    })
+        let line = &line[..floor_char(line, line.len().min(LINE_BYTES))];
+        if tag(line) {
+            let n = checks.len();
+            match checks.last_mut() {
+                Some((name, lines)) if lines.is_empty() => *name = line,
+                _ if n == CHECKS => break,
+                _ => checks.push((line, Vec::new())),
+            }
+            ended = false;
+            continue;
+        }
+        let last = checks.len() - 1;
+        let (earlier, current) = checks.split_at_mut(last);
+        let lines = &mut current[0].1;
+        ended = ended
+            || lines.len() == REPORT_LINES
+            || earlier.iter().flat_map(|c| &c.1).any(|&(_, l)| l == line);
+        if !ended {
+            lines.push((start, line));
+        }
+    }
+    checks
+        .iter()
+        .filter_map(|(name, lines)| {
+            let &(start, line) = lines
+                .iter()
+                .find(|(_, l)| names_it(l))
+                .or_else(|| lines.first())?;
+            let mut f = fact_at(Subkind::Error, i, t, start, start + line.len());
+            let report: Vec<&str> = std::iter::once(*name)
+                .chain(lines.iter().map(|&(_, l)| l))
+                .collect();
+            f.terms = failure_terms(&report.join("\n"));
+            Some(f)
+        })
+        .collect()
 }
 
 /// A harness notice that work waits for a later call (Claude Code's `<task-notification>`:
