@@ -185,6 +185,23 @@ fn criteria_or_conditions_past_a_turn_s_opening_are_what_it_just_listed() {
 }
 
 #[test]
+fn a_comparison_picks_one_of_the_things_shown_before() {
+    // "The larger one" means nothing without the two certificates listed before it.
+    let a = analyse(json!([
+        {"role": "assistant", "content": "You have two travel certificates:\n- Certificate 7504069: $250\n- Certificate 6356045: $100\nWhich would you like to use?"},
+        {"role": "user", "content": "Please use the larger one, and pay the rest by card."},
+    ]));
+    let ordinals = turns_and_texts(&a, &[Subkind::Ordinal]);
+    assert_eq!(ordinals, [(1, "the larger one")], "{ordinals:?}");
+    assert_eq!(
+        of_kind(&a, &[Subkind::Ordinal])[0]
+            .antecedent
+            .map(|l| l.turn),
+        Some(0)
+    );
+}
+
+#[test]
 fn an_ordinal_before_a_superlative_ranks_by_a_measure_and_points_at_no_list() {
     let a = analyse(json!([
         {"role": "assistant", "content": "Two flights fit:\n1. HAT023 at $163\n2. HAT069 at $120\nAnd two test cases failed:\n1. test_price\n2. test_seats"},
