@@ -409,6 +409,17 @@ fn asking_about_a_thing_does_not_draft_it() {
 }
 
 #[test]
+fn make_rebuilds_what_its_turn_says_it_rebuilds() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The build of ponyc fails."},
+        {"role": "assistant", "content": "It seems that the `make` command failed. Let's try to clean and rebuild the project.",
+         "tool_calls": [bash("c1", "make clean && make")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Building builtin -> packages/builtin"},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+}
+
+#[test]
 fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
     let edit = |id: &str| {
         call(
