@@ -865,9 +865,13 @@ fn resolve_with_prose(
                         || instructs(sentence, lex)
                 })
             };
-            let cue_done = lex.done.is_match(sentence)
-                || lex.dropped.is_match(sentence)
-                || lex.reported.is_match(sentence) && !prospective();
+            // "We have not yet identified which members joined": not done, whatever it names.
+            let not_done = std::cell::OnceCell::new();
+            let not_done = || *not_done.get_or_init(|| lex.not_done.is_match(sentence));
+            let cue_done = lex.dropped.is_match(sentence)
+                || (lex.done.is_match(sentence)
+                    || lex.reported.is_match(sentence) && !prospective())
+                    && !not_done();
             if assistant
                 && k < 3
                 && first_sentences_with_cue.is_none()
@@ -953,7 +957,8 @@ fn resolve_with_prose(
                     && !f.action.as_deref().is_some_and(|a| {
                         RUN_ACTIONS.contains(&a) || matches!(a, "edit" | "search")
                     })
-                    && !prospective();
+                    && !prospective()
+                    && !not_done();
                 let ok = f.kind() == FactKind::Obligation
                     && performs(f, turn.name.as_deref())
                     && ((cue_done && specific(f, &words, lex) || said)

@@ -574,6 +574,30 @@ fn a_report_of_looking_done_discharges_the_look() {
 }
 
 #[test]
+fn saying_the_work_is_not_done_yet_does_not_do_it() {
+    let convo = |status: &str| {
+        analyse(json!([
+            {"role": "user", "content": "Which fund had the lowest percentage increase from May 2019 to May 2024?"},
+            {"role": "assistant", "name": "Orchestrator", "content": "Plan:\n1. Collect the prices of the funds.\n2. Calculate the percentage increase for each fund."},
+            {"role": "assistant", "name": "Orchestrator", "content": status},
+        ]))
+    };
+    let step_status = |a: &Annotated| {
+        a.analysis
+            .facts
+            .iter()
+            .find(|f| f.text.starts_with("Calculate"))
+            .map(|f| (f.status, f.resolved_by.map(|l| l.turn)))
+    };
+    let pending = convo("The request is not satisfied: we have not yet calculated the percentage increase for each fund.");
+    assert_eq!(step_status(&pending), Some((Status::Open, None)));
+    let done = convo(
+        "The percentage increase for each fund: FEMKX 12%, FHKCX 9%, so FHKCX had the lowest.",
+    );
+    assert_eq!(step_status(&done), Some((Status::Discharged, Some(2))));
+}
+
+#[test]
 fn a_report_in_the_perfect_discharges_what_it_names_unless_it_looks_ahead() {
     let convo = |report: &str| {
         analyse(json!([

@@ -95,6 +95,8 @@ struct ObligationLists {
     #[serde(default)]
     reported: Vec<String>,
     #[serde(default)]
+    not_done: Vec<String>,
+    #[serde(default)]
     dropped: Vec<String>,
     #[serde(default)]
     plan_header: Vec<String>,
@@ -374,6 +376,9 @@ pub struct Lexicon {
     /// A report in the perfect ("I have retrieved the article"): done, unless the sentence
     /// looks ahead ("I will identify it once we have located the dissertation").
     pub reported: Patterns,
+    /// A sentence saying the work is not done yet ("we have not yet identified them"): it
+    /// performs nothing, whatever words of a report it holds.
+    pub not_done: Patterns,
     pub dropped: Patterns,
     pub plan_header: Patterns,
     /// A sentence introducing steps for the reader, not the agent ("you would need to:").
@@ -539,7 +544,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 34] = [
+        let lists: [(&[String], &str); 35] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -560,6 +565,7 @@ impl Lexicon {
             (&o.immediate, "obligation.immediate"),
             (&o.done, "obligation.done"),
             (&o.reported, "obligation.reported"),
+            (&o.not_done, "obligation.not_done"),
             (&o.dropped, "obligation.dropped"),
             (&o.plan_header, "obligation.plan_header"),
             (&o.for_the_reader, "obligation.for_the_reader"),
@@ -618,6 +624,7 @@ impl Lexicon {
             immediate: next()?,
             done: next()?,
             reported: next()?,
+            not_done: next()?,
             dropped: next()?,
             plan_header: next()?,
             for_the_reader: next()?,
@@ -715,6 +722,7 @@ fn merge(into: &mut File, f: File) {
     o.immediate.extend(f.obligation.immediate);
     o.done.extend(f.obligation.done);
     o.reported.extend(f.obligation.reported);
+    o.not_done.extend(f.obligation.not_done);
     o.dropped.extend(f.obligation.dropped);
     o.plan_header.extend(f.obligation.plan_header);
     o.for_the_reader.extend(f.obligation.for_the_reader);
