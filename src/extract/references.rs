@@ -1456,11 +1456,46 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
     };
     if next_line_field || listing && heads_its_line || table_row {
         Restated::Record
+    } else if priced_only(before, after_trim) {
+        Restated::No
     } else if detail || dated {
         Restated::Particulars
     } else {
         Restated::No
     }
+}
+
+/// Whether the id heads only a price ("Reservation 7WPL39: $402", "**Reservation 3EMQJ6**: Total
+/// cost is $306"): a total worked out for a booking or an order says nothing of which one it is.
+/// A payment instrument's amount is what it holds ("Certificate 7504069: $250"): that restates it.
+fn priced_only(before: &str, after: &str) -> bool {
+    const INSTRUMENTS: [&str; 5] = ["certificate", "card", "voucher", "credit", "balance"];
+    let Some(rest) = after.strip_prefix(':') else {
+        return false;
+    };
+    let rest = rest.trim().trim_end_matches('.').to_ascii_lowercase();
+    let amount = [
+        "total cost is ",
+        "total cost: ",
+        "total: ",
+        "cost: ",
+        "price: ",
+    ]
+    .iter()
+    .find_map(|p| rest.strip_prefix(p))
+    .unwrap_or(&rest);
+    let is_amount = amount.strip_prefix('$').is_some_and(|n| {
+        !n.is_empty()
+            && n.bytes()
+                .all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
+    });
+    let noun = unmarked(before)
+        .trim_end_matches(['*', ' ', '#'])
+        .rsplit(' ')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    is_amount && !INSTRUMENTS.iter().any(|i| noun.starts_with(i))
 }
 
 /// What "the original X" calls the task a log starts from.
@@ -1997,6 +2032,18 @@ mod tests {
             "b7636e2"
         ));
         assert!(!at("<summary>Task b7636e2 finished</summary>", "b7636e2"));
+        // A price alone does not say which booking an id is; a payment's amount is what it holds.
+        assert!(!at(
+            "- Reservation 7WPL39: $402\n- Reservation 3EMQJ6: $306",
+            "7WPL39"
+        ));
+        assert!(!at(
+            "1. **Reservation 3EMQJ6**: Total cost is $306.",
+            "3EMQJ6"
+        ));
+        assert!(at("  - Certificate 7504069: $250\n", "7504069"));
+        assert!(at("1. **Gift Card 7091239**: $157\n", "7091239"));
+        assert!(at("- Reservation 7WPL39: $402 for JFK to SEA", "7WPL39"));
     }
 
     /// How much the text around the first `id` in `t` restates it.
