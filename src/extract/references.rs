@@ -1454,7 +1454,9 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
         let row = whole_line.trim();
         row.starts_with('|') && row.ends_with('|') && row.matches('|').count() >= 3
     };
-    if next_line_field || listing && heads_its_line || table_row {
+    if next_line_field && prices_only(&t[line_end..]) {
+        Restated::No
+    } else if next_line_field || listing && heads_its_line || table_row {
         Restated::Record
     } else if priced_only(before, after_trim) {
         Restated::No
@@ -1496,6 +1498,22 @@ fn priced_only(before: &str, after: &str) -> bool {
         .unwrap_or("")
         .to_ascii_lowercase();
     is_amount && !INSTRUMENTS.iter().any(|i| noun.starts_with(i))
+}
+
+/// Whether the fields under an id's line give only amounts ("- New Total Price: $241",
+/// "- Refund: $6,594 has been processed"): the booking's money, not which booking it is.
+fn prices_only(below: &str) -> bool {
+    let fields: Vec<&str> = below
+        .trim_start_matches('\n')
+        .lines()
+        .map(str::trim)
+        .take_while(|l| l.starts_with(['-', '*']) && l.contains(':'))
+        .collect();
+    !fields.is_empty()
+        && fields.iter().all(|l| {
+            let value = &l[l.find(':').map_or(0, |k| k + 1)..];
+            value.trim_start().starts_with('$')
+        })
 }
 
 /// What "the original X" calls the task a log starts from.
@@ -2044,6 +2062,12 @@ mod tests {
         assert!(at("  - Certificate 7504069: $250\n", "7504069"));
         assert!(at("1. **Gift Card 7091239**: $157\n", "7091239"));
         assert!(at("- Reservation 7WPL39: $402 for JFK to SEA", "7WPL39"));
+        // Nor do fields that give only amounts; one field of its own record restates it.
+        let priced = "1. **Reservation ID: JG7FMM**\n   - New Total Price: $241\n   - Refund: $6,594 has been processed.\n";
+        assert!(!at(priced, "JG7FMM"));
+        let routed =
+            "1. **Reservation ID: JG7FMM**\n   - New Total Price: $241\n   - Route: JFK to SEA\n";
+        assert!(at(routed, "JG7FMM"));
     }
 
     /// How much the text around the first `id` in `t` restates it.
