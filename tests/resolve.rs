@@ -202,6 +202,16 @@ fn a_comparison_picks_one_of_the_things_shown_before() {
 }
 
 #[test]
+fn an_option_picked_at_the_end_of_a_message_is_an_ordinal() {
+    // (Full stop and end of text right after the number.)
+    let a = analyse(json!([
+        {"role": "assistant", "content": "Option 1: HAT004 at $290.\nOption 2: HAT266 at $312."},
+        {"role": "user", "content": "I'll go with Option 2."},
+    ]));
+    assert_eq!(turns_and_texts(&a, &[Subkind::Ordinal]), [(1, "Option 2")]);
+}
+
+#[test]
 fn an_ordinal_before_a_superlative_ranks_by_a_measure_and_points_at_no_list() {
     let a = analyse(json!([
         {"role": "assistant", "content": "Two flights fit:\n1. HAT023 at $163\n2. HAT069 at $120\nAnd two test cases failed:\n1. test_price\n2. test_seats"},
