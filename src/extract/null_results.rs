@@ -1115,6 +1115,17 @@ mod tests {
             verdict("ls: cannot access 'x': No such file or directory"),
             Some(Subkind::NotFound)
         );
+        // A harness's label before the message on the same line.
+        assert_eq!(
+            verdict("exitcode: 0 (execution succeeded)\nCode output: Error: unsupported language provided.\n"),
+            Some(Subkind::Error)
+        );
+        assert_eq!(
+            verdict(
+                "exitcode: 0 (execution succeeded)\nCode output: Errors are logged to app.log\n"
+            ),
+            None
+        );
         assert_eq!(
             verdict("Error: reservation not found"),
             Some(Subkind::NotFound)
