@@ -213,16 +213,16 @@ fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Vec<Fact> {
     // The report runs from the header (its own line may hold all of it) to the reminder's end.
     let rest = &t.text[header_end..];
     let body = &rest[..rest.find("</system-reminder>").unwrap_or(rest.len())];
-    // ("[COMPILE ERROR]" alone is the hook's tag, not the message.)
+    // ("[COMPILE ERROR]" alone is the hook's tag, the check's name, not its message: tag lines
+    // open checks and are never among a check's lines.)
     let tag = |l: &str| l.starts_with('[') && l.ends_with(']');
     let names_it = |l: &str| {
-        !tag(l)
-            && tokens(l).any(|(_, w)| {
-                matches!(
-                    stem(&w.to_ascii_lowercase()).as_str(),
-                    "error" | "warn" | "fail"
-                )
-            })
+        tokens(l).any(|(_, w)| {
+            matches!(
+                stem(&w.to_ascii_lowercase()).as_str(),
+                "error" | "warn" | "fail"
+            )
+        })
     };
     // The checks, each its lines with their offsets. A check that shows again what an earlier
     // one printed (the code generator re-running the failed compile) ends where the repeat
