@@ -430,6 +430,24 @@ fn make_rebuilds_what_its_turn_says_it_rebuilds() {
 }
 
 #[test]
+fn listing_a_directory_is_what_a_turn_that_lists_files_narrates() {
+    // SWE-agent's usual opening: `ls` lists what "list the files" names.
+    let a = analyse(json!([
+        {"role": "user", "content": "Fix the bug in the repository."},
+        {"role": "assistant", "content": "Let's list out some of the files in the repository to get an idea of the structure and contents.",
+         "tool_calls": [bash("c1", "ls -F")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "AUTHORS.rst\nsrc/\ntests/\nsetup.py"},
+        {"role": "assistant", "content": "I'll list the src directory next, then read setup.py.",
+         "tool_calls": [bash("c2", "cat setup.py")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "from setuptools import setup"},
+        {"role": "assistant", "content": "Listing it now.", "tool_calls": [bash("c3", "ls src/")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "fields.py"},
+    ]));
+    // (Reading setup.py does not list the src directory: that stays owed until turn 5.)
+    assert_eq!(commitment_links(&a), [(3, Status::Discharged, Some(5))]);
+}
+
+#[test]
 fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
     let edit = |id: &str| {
         call(
