@@ -448,6 +448,33 @@ fn listing_a_directory_is_what_a_turn_that_lists_files_narrates() {
 }
 
 #[test]
+fn the_end_of_a_line_is_a_place_and_the_end_of_the_work_a_time() {
+    let edit_turn = |text: &str| {
+        analyse(json!([
+            {"role": "user", "content": "Fix the syntax error in tests/missing_colon.py."},
+            {"role": "assistant", "content": text, "tool_calls": [call("c1", "edit",
+                json!({"search": "def division(a, b)", "replace": "def division(a, b):"}))]},
+            {"role": "tool", "tool_call_id": "c1", "content": "File updated."},
+        ]))
+    };
+    // Where the edit goes: the turn's edit does it.
+    let a = edit_turn("We should add a colon at the end of the `def division(a, b)` line.");
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+    // When: past this turn, whatever it edits.
+    for deferred in [
+        "At the end, I'll add a test for the division.",
+        "I'll add a test for the division at the end of the session.",
+    ] {
+        let a = edit_turn(deferred);
+        assert_eq!(
+            commitment_links(&a),
+            [(1, Status::Open, None)],
+            "{deferred}"
+        );
+    }
+}
+
+#[test]
 fn a_call_performs_what_its_turn_narrates_though_its_arguments_do_not_name_it() {
     let edit = |id: &str| {
         call(
