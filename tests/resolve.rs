@@ -448,6 +448,44 @@ fn listing_a_directory_is_what_a_turn_that_lists_files_narrates() {
 }
 
 #[test]
+fn a_list_the_turn_writes_out_is_delivered_and_a_list_to_find_is_owed() {
+    let stops = [
+        "South Station",
+        "Back Bay",
+        "Ruggles",
+        "Forest Hills",
+        "Hyde Park",
+        "Readville",
+        "Endicott",
+        "Dedham Corporate Center",
+        "Route 128",
+        "Canton Junction",
+        "Canton Center",
+        "Sharon",
+        "Mansfield",
+        "Windsor Gardens",
+        "Norfolk",
+        "Franklin",
+        "Franklin/Dean College",
+        "Walpole",
+        "Plimptonville",
+        "Foxboro",
+    ];
+    let listed: Vec<String> = (1..)
+        .zip(stops)
+        .map(|(k, s)| format!("{k}. {s} (zone {k})"))
+        .collect();
+    let a = analyse(json!([
+        {"role": "user", "content": "How many stops are between South Station and Windsor Gardens?"},
+        {"role": "assistant", "content": format!(
+            "I will list the stops on the Franklin-Foxboro line as of May 2023.\n\n{}", listed.join("\n"))},
+        {"role": "assistant", "content": "Next, I will find a list of the albums released by Fiona Apple."},
+    ]));
+    // (Only the album list is owed: turn 1 writes its list out.)
+    assert_eq!(commitment_links(&a), [(2, Status::Open, None)]);
+}
+
+#[test]
 fn the_end_of_a_line_is_a_place_and_the_end_of_the_work_a_time() {
     let edit_turn = |text: &str| {
         analyse(json!([

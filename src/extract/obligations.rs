@@ -823,15 +823,18 @@ impl ChunkWords {
                 .map(terms)
                 .filter(|t| !t.is_empty())
                 .collect(),
-            delivers: tokens(text).any(|(_, w)| {
-                let lw = w.to_ascii_lowercase();
-                !lw.ends_with("ed")
-                    && !lw.ends_with("ing")
-                    && lex
-                        .synonyms
-                        .get(&super::words::stem(&lw))
-                        .is_some_and(|f| f.iter().any(|x| x == "report"))
-            }),
+            // (As its verb, "list" delivers too: "I will list the stops on the line:" over the
+            // list. As a noun, "a list of albums" is something to find.)
+            delivers: first.as_deref() == Some("list")
+                || tokens(text).any(|(_, w)| {
+                    let lw = w.to_ascii_lowercase();
+                    !lw.ends_with("ed")
+                        && !lw.ends_with("ing")
+                        && lex
+                            .synonyms
+                            .get(&super::words::stem(&lw))
+                            .is_some_and(|f| f.iter().any(|x| x == "report"))
+                }),
             goal: {
                 let mut words = tokens(text).map(|(_, w)| w.to_ascii_lowercase());
                 match words.next().as_deref() {
