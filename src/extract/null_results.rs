@@ -1141,6 +1141,26 @@ mod tests {
             None
         );
         assert_eq!(verdict("All checks passed!"), None);
+        // A commit's message, in aider's report or git's, is about the code.
+        assert_eq!(
+            verdict("Applied edit to aider/main.py\nCommit e8564d8 fix: Handle case where suitable Git repository is not found"),
+            None
+        );
+        assert_eq!(
+            verdict(
+                "[main 1a2b3c4] fix: handle a config file that does not exist\n 1 file changed"
+            ),
+            None
+        );
+        // A code excerpt in a box is code; the exception after a rich traceback is not.
+        assert_eq!(
+            verdict("aider/main.py:\n⋮...\n│    try:\n│        load()\n│        except FileNotFoundError:"),
+            None
+        );
+        assert_eq!(
+            verdict("│ ❱ 12 │   open(path)          │\n╰──────────╯\nFileNotFoundError: [Errno 2] No such file or directory: 'x'"),
+            Some(Subkind::NotFound)
+        );
         assert_eq!(
             verdict("File surfer encountered an error decoding JSON arguments: Expecting value"),
             Some(Subkind::Error)
