@@ -430,6 +430,20 @@ fn make_rebuilds_what_its_turn_says_it_rebuilds() {
 }
 
 #[test]
+fn a_clean_recompile_is_a_compile_and_an_updated_block_an_edit() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The build is stale."},
+        {"role": "assistant", "content": "Let me do a clean recompile.",
+         "tool_calls": [bash("c1", "mix deps.compile --force")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "==> jason\nCompiling 10 files (.ex)"},
+        {"role": "assistant", "content": "Let me provide an updated SEARCH/REPLACE block for the parser.",
+         "tool_calls": [edit("c2", "lib/parser.ex", "def parse(x)", "def parse(x) when is_binary(x)")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "The file lib/parser.ex has been updated."},
+    ]));
+    assert!(commitments(&a).is_empty(), "{:#?}", commitments(&a));
+}
+
+#[test]
 fn listing_a_directory_is_what_a_turn_that_lists_files_narrates() {
     // SWE-agent's usual opening: `ls` lists what "list the files" names.
     let a = analyse(json!([

@@ -777,11 +777,31 @@ fn vague(piece: &str, lex: &Lexicon) -> bool {
 
 impl ChunkWords {
     pub fn of(text: &str, lex: &Lexicon) -> ChunkWords {
-        // The verb: the first word that names a kind of action, and where it ends.
+        // The verb: the first word that names a kind of action, and where it ends. (Between a
+        // determiner and another such word that heads the phrase, it modifies that one: "do a
+        // clean recompile" recompiles; "an updated SEARCH/REPLACE block" is still an update.)
         let verb = |t: &str| {
-            tokens(t)
-                .map(|(at, w)| (at + w.len(), families_of(w, lex)))
-                .find(|(_, f)| !f.is_empty())
+            let words: Vec<(usize, Vec<String>, &str)> = tokens(t)
+                .map(|(at, w)| (at + w.len(), families_of(w, lex), w))
+                .collect();
+            let modifier = |k: usize| {
+                k > 0
+                    && words[k].2.bytes().all(|b| b.is_ascii_alphabetic())
+                    && matches!(
+                        words[k - 1].2.to_ascii_lowercase().as_str(),
+                        "a" | "an" | "the"
+                    )
+                    && words.get(k + 1).is_some_and(|(_, f, _)| !f.is_empty())
+                    && words.get(k + 2).is_none_or(|(_, _, w)| {
+                        matches!(
+                            w.to_ascii_lowercase().as_str(),
+                            "of" | "for" | "to" | "in" | "on" | "with" | "and" | "first" | "now"
+                        )
+                    })
+            };
+            (0..words.len())
+                .find(|&k| !words[k].1.is_empty() && !modifier(k))
+                .map(|k| (words[k].0, words[k].1.clone()))
         };
         // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.)
         let own_verb = verb(object_part(text));
