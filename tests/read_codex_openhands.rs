@@ -576,3 +576,31 @@ fn every_prefix_of_small_files_reads_without_panic() {
         }
     }
 }
+
+/// Codex's shell tool runs `["bash", "-lc", script]`: an `rg` with exit code 1 found nothing
+/// (not_found, as a grep's would be), and a failing build is an error.
+#[test]
+fn codex_shell_scripts_are_judged_by_the_program_they_run() {
+    let rollout = r#"{"timestamp":"2025-09-01T10:00:00.000Z","type":"session_meta","payload":{"id":"s1","timestamp":"2025-09-01T10:00:00.000Z","cwd":"/repo","originator":"codex_cli_rs","cli_version":"0.30.0"}}
+{"timestamp":"2025-09-01T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Find where the retry budget is configured."}]}}
+{"timestamp":"2025-09-01T10:00:03.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"rg -n retry_budget src\"],\"workdir\":\"/repo\"}","call_id":"call_1"}}
+{"timestamp":"2025-09-01T10:00:04.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_1","output":"{\"output\":\"\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.1}}"}}
+{"timestamp":"2025-09-01T10:00:05.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"make build\"],\"workdir\":\"/repo\"}","call_id":"call_2"}}
+{"timestamp":"2025-09-01T10:00:06.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_2","output":"{\"output\":\"make: *** [Makefile:3: build] Error 2\",\"metadata\":{\"exit_code\":2,\"duration_seconds\":3.2}}"}}
+"#;
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let report = trajlint::process(
+        trajlint::source::SourceFile::new("rollout.jsonl", None, rollout.as_bytes().to_vec()),
+        None,
+        &lex,
+    );
+    assert_eq!(report.read.trajectories.len(), 1);
+    let nulls: Vec<(usize, trajlint::extract::Subkind)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.kind() == trajlint::extract::FactKind::NullResult)
+        .map(|f| (f.turn, f.subkind))
+        .collect();
+    use trajlint::extract::Subkind::{Error, NotFound};
+    assert_eq!(nulls, [(2, NotFound), (4, Error)]);
+}

@@ -561,7 +561,7 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
             return None;
         }
     }
-    let mut cmd = raw.trim();
+    let mut cmd = unwrap_shell(raw.trim());
     while let Some(rest) = cmd
         .strip_prefix("cd ")
         .and_then(|r| r.split_once("&&").map(|x| x.1))
@@ -569,6 +569,27 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
         cmd = rest.trim();
     }
     Some(cmd.to_string())
+}
+
+/// The script of a shell started to run it: Codex records `["bash", "-lc", "rg -n foo src"]`,
+/// and what runs is `rg`, not `bash`. (Quotes around the script are the shell's, not its.)
+fn unwrap_shell(cmd: &str) -> &str {
+    let mut words = cmd.splitn(3, ' ');
+    let (Some(shell), Some(flag), Some(script)) = (words.next(), words.next(), words.next()) else {
+        return cmd;
+    };
+    let shell = shell.rsplit('/').next().unwrap_or(shell);
+    if !matches!(shell, "bash" | "sh" | "zsh" | "dash") || !matches!(flag, "-c" | "-lc" | "-ic") {
+        return cmd;
+    }
+    let script = script.trim();
+    let unquoted = ['\'', '"']
+        .iter()
+        .find_map(|&q| script.strip_prefix(q).and_then(|s| s.strip_suffix(q)));
+    match unquoted.unwrap_or(script).trim() {
+        "" => cmd,
+        s => s,
+    }
 }
 
 /// The shell lines of a notebook cell that holds nothing else (`%pip install x`, `!ls -la`):
@@ -941,6 +962,38 @@ mod tests {
         assert_eq!(cell("import os\n!ls"), None);
         assert_eq!(cell("print('hi')"), None);
         assert_eq!(cell("%%time\nrun()"), None);
+    }
+
+    #[test]
+    fn a_shell_started_to_run_a_script_runs_the_script() {
+        let shell = |arguments: &str| {
+            shell_command(&ToolCall {
+                id: None,
+                name: "shell".into(),
+                arguments: arguments.into(),
+                span: crate::source::Span::new(0, 1),
+                result_turn: None,
+            })
+        };
+        // Codex's shell tool.
+        assert_eq!(
+            shell(r#"{"command": ["bash", "-lc", "rg -n retry_budget src"], "workdir": "/repo"}"#)
+                .as_deref(),
+            Some("rg -n retry_budget src")
+        );
+        assert_eq!(
+            shell(r#"{"command": "/bin/sh -c 'cd /repo && grep -rn foo .'"}"#).as_deref(),
+            Some("grep -rn foo .")
+        );
+        // A shell given a file, or nothing after its flag, is the command itself.
+        assert_eq!(
+            shell(r#"{"command": ["bash", "run_tests.sh"]}"#).as_deref(),
+            Some("bash run_tests.sh")
+        );
+        assert_eq!(
+            shell(r#"{"command": ["bash", "-c", ""]}"#).as_deref(),
+            Some("bash -c")
+        );
     }
 
     fn lex() -> Lexicon {
