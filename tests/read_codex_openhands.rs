@@ -604,3 +604,27 @@ fn codex_shell_scripts_are_judged_by_the_program_they_run() {
     use trajlint::extract::Subkind::{Error, NotFound};
     assert_eq!(nulls, [(2, NotFound), (4, Error)]);
 }
+
+/// Codex's `exec_command` output starts with a header ("Chunk ID", "Wall time", "Process
+/// exited with code N", "Output:"): a file print's first line is the one after it.
+#[test]
+fn codex_exec_output_is_read_after_its_header() {
+    let rollout = r#"{"timestamp":"2025-11-01T10:00:00.000Z","type":"session_meta","payload":{"id":"s2","timestamp":"2025-11-01T10:00:00.000Z","cwd":"/repo","originator":"codex_cli_rs","cli_version":"0.60.0"}}
+{"timestamp":"2025-11-01T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Show the retry settings."}]}}
+{"timestamp":"2025-11-01T10:00:07.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat config/retry.toml\",\"workdir\":\"/repo\"}","call_id":"call_3"}}
+{"timestamp":"2025-11-01T10:00:08.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_3","output":"Chunk ID: 7a3\nWall time: 0.0100 seconds\nProcess exited with code 1\nOutput:\ncat: config/retry.toml: No such file or directory\n"}}
+"#;
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let report = trajlint::process(
+        trajlint::source::SourceFile::new("rollout.jsonl", None, rollout.as_bytes().to_vec()),
+        None,
+        &lex,
+    );
+    let facts = &report.analyses[0].facts;
+    assert_eq!(facts.len(), 1, "{facts:#?}");
+    assert_eq!(facts[0].subkind, trajlint::extract::Subkind::NotFound);
+    assert_eq!(
+        facts[0].text,
+        "cat: config/retry.toml: No such file or directory"
+    );
+}

@@ -701,11 +701,16 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             });
         }
     }
+    // (A harness's header before the output, Codex's "Chunk ID: …\nProcess exited with code
+    // 1\nOutput:", is not its first line.)
+    let body = output_body_start(text);
     let windows = windows(
-        text,
+        &text[body..],
         if lines_only_head { 1 } else { HEAD_LINES },
         if lines_only_head { 0 } else { TAIL_LINES },
-    );
+    )
+    .into_iter()
+    .map(|(ws, we)| (body + ws, body + we));
     for (ws, we) in windows {
         let w = &text[ws..we];
         for (subkind, pats) in [
@@ -746,6 +751,30 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             end,
         }
     })
+}
+
+/// Where the output proper starts after an exec header (Codex's `exec_command`: "Chunk ID:
+/// …", "Wall time: …", "Process exited with code N", then "Output:"); 0 when there is none.
+fn output_body_start(text: &str) -> usize {
+    const HEADER: [&str; 5] = [
+        "Chunk ID:",
+        "Wall time:",
+        "Process exited with code",
+        "Exit code:",
+        "Original token count:",
+    ];
+    let mut at = 0;
+    for line in text.split_inclusive('\n').take(8) {
+        let l = line.trim();
+        at += line.len();
+        if l == "Output:" {
+            return at;
+        }
+        if !HEADER.iter().any(|h| l.starts_with(h)) {
+            return 0;
+        }
+    }
+    0
 }
 
 /// The output before the user's interrupt that ends it ("^C again to exit", "^C
