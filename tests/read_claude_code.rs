@@ -629,3 +629,26 @@ fn web_export_summary_is_a_compaction() {
         .text
         .starts_with("This is a session continuation summary"));
 }
+
+/// A failed Bash result starts with "Exit code N": a file print's first line is the one after
+/// it, so a missing file is a not_found pointing at the command's own message.
+#[test]
+fn a_failed_print_is_read_after_its_exit_code_line() {
+    let session = r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2025-10-01T00:00:00Z","message":{"role":"user","content":"Show the retry settings."}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":"2025-10-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"cat src/config/retry.rs","description":"Show"}}]}}
+{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","timestamp":"2025-10-01T00:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"Exit code 1\ncat: src/config/retry.rs: No such file or directory","is_error":true}]}}
+"#;
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let report = trajlint::process(
+        trajlint::source::SourceFile::new("session.jsonl", None, session.as_bytes().to_vec()),
+        None,
+        &lex,
+    );
+    let facts = &report.analyses[0].facts;
+    assert_eq!(facts.len(), 1, "{facts:#?}");
+    assert_eq!(facts[0].subkind, trajlint::extract::Subkind::NotFound);
+    assert_eq!(
+        facts[0].text,
+        "cat: src/config/retry.rs: No such file or directory"
+    );
+}

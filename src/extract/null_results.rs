@@ -701,9 +701,13 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             });
         }
     }
-    // (A harness's header before the output, Codex's "Chunk ID: …\nProcess exited with code
-    // 1\nOutput:", is not its first line.)
-    let body = output_body_start(text);
+    // (A harness's header before a print, Codex's "Chunk ID: …\nProcess exited with code
+    // 1\nOutput:", Claude Code's "Exit code 1", is not its first line.)
+    let body = if lines_only_head {
+        output_body_start(text)
+    } else {
+        0
+    };
     let windows = windows(
         &text[body..],
         if lines_only_head { 1 } else { HEAD_LINES },
@@ -753,26 +757,34 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
     })
 }
 
-/// Where the output proper starts after an exec header (Codex's `exec_command`: "Chunk ID:
-/// …", "Wall time: …", "Process exited with code N", then "Output:"); 0 when there is none.
+/// Where the output proper starts after a harness's header lines: Codex's `exec_command`
+/// ("Chunk ID: …", "Wall time: …", "Process exited with code N", then "Output:"), Claude Code's
+/// failed Bash ("Exit code 1", then what the command printed). 0 when there is none, or
+/// nothing after it.
 fn output_body_start(text: &str) -> usize {
     const HEADER: [&str; 5] = [
         "Chunk ID:",
         "Wall time:",
         "Process exited with code",
-        "Exit code:",
+        "Exit code",
         "Original token count:",
     ];
     let mut at = 0;
     for line in text.split_inclusive('\n').take(8) {
         let l = line.trim();
-        at += line.len();
         if l == "Output:" {
-            return at;
+            let body = at + line.len();
+            return if text[body..].trim().is_empty() {
+                0
+            } else {
+                body
+            };
         }
         if !HEADER.iter().any(|h| l.starts_with(h)) {
-            return 0;
+            // (The first line that is not the header's, unless there was none.)
+            return if l.is_empty() { 0 } else { at };
         }
+        at += line.len();
     }
     0
 }
