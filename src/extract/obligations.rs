@@ -781,27 +781,29 @@ impl ChunkWords {
         // determiner and another such word that heads the phrase, it modifies that one: "do a
         // clean recompile" recompiles; "an updated SEARCH/REPLACE block" is still an update.)
         let verb = |t: &str| {
-            let words: Vec<(usize, Vec<String>, &str)> = tokens(t)
-                .map(|(at, w)| (at + w.len(), families_of(w, lex), w))
-                .collect();
-            let modifier = |k: usize| {
-                k > 0
-                    && words[k].2.bytes().all(|b| b.is_ascii_alphabetic())
-                    && matches!(
-                        words[k - 1].2.to_ascii_lowercase().as_str(),
-                        "a" | "an" | "the"
-                    )
-                    && words.get(k + 1).is_some_and(|(_, f, _)| !f.is_empty())
-                    && words.get(k + 2).is_none_or(|(_, _, w)| {
-                        matches!(
-                            w.to_ascii_lowercase().as_str(),
-                            "of" | "for" | "to" | "in" | "on" | "with" | "and" | "first" | "now"
-                        )
-                    })
+            let words: Vec<(usize, &str)> = tokens(t).collect();
+            let is = |k: usize, set: &[&str]| {
+                words
+                    .get(k)
+                    .is_some_and(|(_, w)| set.iter().any(|x| w.eq_ignore_ascii_case(x)))
             };
-            (0..words.len())
-                .find(|&k| !words[k].1.is_empty() && !modifier(k))
-                .map(|k| (words[k].0, words[k].1.clone()))
+            let modifies_next = |k: usize| {
+                k > 0
+                    && words[k].1.bytes().all(|b| b.is_ascii_alphabetic())
+                    && is(k - 1, &["a", "an", "the"])
+                    && words
+                        .get(k + 1)
+                        .is_some_and(|(_, w)| !families_of(w, lex).is_empty())
+                    && (k + 2 == words.len()
+                        || is(
+                            k + 2,
+                            &["of", "for", "to", "in", "on", "with", "and", "first", "now"],
+                        ))
+            };
+            words.iter().enumerate().find_map(|(k, &(at, w))| {
+                let f = families_of(w, lex);
+                (!f.is_empty() && !modifies_next(k)).then(|| (at + w.len(), f))
+            })
         };
         // (Not in a purpose clause: "mock the RepoMap class to ensure it is not called" mocks.)
         let own_verb = verb(object_part(text));
@@ -845,7 +847,9 @@ impl ChunkWords {
                 .collect(),
             // (As its verb, "list" delivers too: "I will list the stops on the line:" over the
             // list. As a noun, "a list of albums" is something to find.)
-            delivers: first.as_deref() == Some("list")
+            delivers: tokens(text)
+                .next()
+                .is_some_and(|(_, w)| w.eq_ignore_ascii_case("list"))
                 || tokens(text).any(|(_, w)| {
                     let lw = w.to_ascii_lowercase();
                     !lw.ends_with("ed")
