@@ -638,13 +638,7 @@ fn a_failed_print_is_read_after_its_exit_code_line() {
 {"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":"2025-10-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"cat src/config/retry.rs","description":"Show"}}]}}
 {"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","timestamp":"2025-10-01T00:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"Exit code 1\ncat: src/config/retry.rs: No such file or directory","is_error":true}]}}
 "#;
-    let lex = trajlint::extract::lexicon::Lexicon::builtin();
-    let report = trajlint::process(
-        trajlint::source::SourceFile::new("session.jsonl", None, session.as_bytes().to_vec()),
-        None,
-        &lex,
-    );
-    let facts = &report.analyses[0].facts;
+    let facts = common::facts_of(session);
     assert_eq!(facts.len(), 1, "{facts:#?}");
     assert_eq!(facts[0].subkind, trajlint::extract::Subkind::NotFound);
     assert_eq!(

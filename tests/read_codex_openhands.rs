@@ -588,15 +588,8 @@ fn codex_shell_scripts_are_judged_by_the_program_they_run() {
 {"timestamp":"2025-09-01T10:00:05.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"make build\"],\"workdir\":\"/repo\"}","call_id":"call_2"}}
 {"timestamp":"2025-09-01T10:00:06.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_2","output":"{\"output\":\"make: *** [Makefile:3: build] Error 2\",\"metadata\":{\"exit_code\":2,\"duration_seconds\":3.2}}"}}
 "#;
-    let lex = trajlint::extract::lexicon::Lexicon::builtin();
-    let report = trajlint::process(
-        trajlint::source::SourceFile::new("rollout.jsonl", None, rollout.as_bytes().to_vec()),
-        None,
-        &lex,
-    );
-    assert_eq!(report.read.trajectories.len(), 1);
-    let nulls: Vec<(usize, trajlint::extract::Subkind)> = report.analyses[0]
-        .facts
+    let facts = common::facts_of(rollout);
+    let nulls: Vec<(usize, trajlint::extract::Subkind)> = facts
         .iter()
         .filter(|f| f.kind() == trajlint::extract::FactKind::NullResult)
         .map(|f| (f.turn, f.subkind))
@@ -614,13 +607,7 @@ fn codex_exec_output_is_read_after_its_header() {
 {"timestamp":"2025-11-01T10:00:07.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat config/retry.toml\",\"workdir\":\"/repo\"}","call_id":"call_3"}}
 {"timestamp":"2025-11-01T10:00:08.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_3","output":"Chunk ID: 7a3\nWall time: 0.0100 seconds\nProcess exited with code 1\nOutput:\ncat: config/retry.toml: No such file or directory\n"}}
 "#;
-    let lex = trajlint::extract::lexicon::Lexicon::builtin();
-    let report = trajlint::process(
-        trajlint::source::SourceFile::new("rollout.jsonl", None, rollout.as_bytes().to_vec()),
-        None,
-        &lex,
-    );
-    let facts = &report.analyses[0].facts;
+    let facts = common::facts_of(rollout);
     assert_eq!(facts.len(), 1, "{facts:#?}");
     assert_eq!(facts[0].subkind, trajlint::extract::Subkind::NotFound);
     assert_eq!(

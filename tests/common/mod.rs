@@ -50,3 +50,13 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     walk(dir, &mut out);
     out
 }
+
+/// The facts found in a log given as text (read with detection, analysed with the built-in
+/// lexicon), of its first trajectory.
+pub fn facts_of(text: &str) -> Vec<trajlint::extract::Fact> {
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let source = trajlint::source::SourceFile::new("log", None, text.as_bytes().to_vec());
+    let mut report = trajlint::process(source, None, &lex);
+    assert!(!report.analyses.is_empty(), "no trajectory read");
+    report.analyses.swap_remove(0).facts
+}
