@@ -444,6 +444,21 @@ fn a_clean_recompile_is_a_compile_and_an_updated_block_an_edit() {
 }
 
 #[test]
+fn fetching_dependencies_is_installing_them() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Add the OTEL packages."},
+        {"role": "assistant", "content": "I need to fetch dependencies first:",
+         "tool_calls": [bash("c1", "mix deps.get")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Resolving Hex dependencies..."},
+        {"role": "assistant", "content": "Now I'll fetch the dependencies of the docs site.",
+         "tool_calls": [bash("c2", "cat README.md")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "# Spotter"},
+    ]));
+    // (Reading the README installs nothing: that one is owed.)
+    assert_eq!(commitment_links(&a), [(3, Status::Open, None)]);
+}
+
+#[test]
 fn listing_a_directory_is_what_a_turn_that_lists_files_narrates() {
     // SWE-agent's usual opening: `ls` lists what "list the files" names.
     let a = analyse(json!([

@@ -1146,10 +1146,17 @@ impl CallWords {
             && domain.iter().all(|f| {
                 matches!(f.as_str(), "build" | "lint" | "test") && self.families.contains(*f)
             });
+        // "fetch the dependencies" with `mix deps.get`: getting them is installing them.
+        let fetched_by_installing = fam("read")
+            && !domain.is_empty()
+            && domain
+                .iter()
+                .all(|f| f.as_str() == "install" && self.families.contains(*f));
         let kind_matches = chunk.families.iter().any(|f| self.families.contains(f))
             || self.writes && fam("edit")
             || self.retrieves && look
-            || verified_by_running;
+            || verified_by_running
+            || fetched_by_installing;
         kind_matches && (lone || words)
     }
 }
