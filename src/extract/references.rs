@@ -1486,11 +1486,7 @@ fn priced_only(before: &str, after: &str) -> bool {
     .iter()
     .find_map(|p| rest.strip_prefix(p))
     .unwrap_or(&rest);
-    let is_amount = amount.strip_prefix('$').is_some_and(|n| {
-        !n.is_empty()
-            && n.bytes()
-                .all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
-    });
+    let is_amount = amount_len(amount) == Some(amount.len());
     let noun = unmarked(before)
         .trim_end_matches(['*', ' ', '#'])
         .rsplit(' ')
@@ -1512,8 +1508,18 @@ fn prices_only(below: &str) -> bool {
     !fields.is_empty()
         && fields.iter().all(|l| {
             let value = &l[l.find(':').map_or(0, |k| k + 1)..];
-            value.trim_start().starts_with('$')
+            amount_len(value.trim_start()).is_some()
         })
+}
+
+/// The length of the dollar amount a text starts with ("$6,594.50 has been processed" → 9).
+fn amount_len(text: &str) -> Option<usize> {
+    let digits = text.strip_prefix('$')?;
+    let n = digits
+        .bytes()
+        .take_while(|&b| b.is_ascii_digit() || b == b',' || b == b'.')
+        .count();
+    (n > 0).then_some(1 + n)
 }
 
 /// What "the original X" calls the task a log starts from.
