@@ -5,6 +5,7 @@ use crate::source::Span;
 use crate::text::Text;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::ops::Range;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
@@ -45,6 +46,28 @@ pub enum SegmentKind {
 pub struct Segment {
     pub kind: SegmentKind,
     pub text: Text,
+    /// What the tool printed, as decoded offsets into `text`: all of it, but for the status
+    /// wrapper a harness puts around a command's output (Codex's "Process exited with code 1\n
+    /// Output:", Claude Code's "Exit code 1", mini-swe-agent's `<returncode>` and `<output>`
+    /// tags), which the reader of that format takes off.
+    pub printed: Range<usize>,
+}
+
+impl Segment {
+    /// A segment of `text`, all of it printed.
+    pub fn new(kind: SegmentKind, text: Text) -> Segment {
+        let printed = 0..text.text.len();
+        Segment {
+            kind,
+            text,
+            printed,
+        }
+    }
+
+    /// The text the tool printed (see `printed`).
+    pub fn printed_text(&self) -> &str {
+        self.text.text.get(self.printed.clone()).unwrap_or("")
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -137,7 +160,7 @@ impl Turn {
     }
 
     pub fn push_text(&mut self, kind: SegmentKind, text: Text) {
-        self.segments.push(Segment { kind, text });
+        self.segments.push(Segment::new(kind, text));
     }
 
     pub fn has_text(&self) -> bool {

@@ -589,10 +589,9 @@ fn codex_shell_scripts_are_judged_by_the_program_they_run() {
 {"timestamp":"2025-09-01T10:00:06.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_2","output":"{\"output\":\"make: *** [Makefile:3: build] Error 2\",\"metadata\":{\"exit_code\":2,\"duration_seconds\":3.2}}"}}
 "#;
     let facts = common::facts_of(rollout);
-    let nulls: Vec<(usize, trajlint::extract::Subkind)> = facts
-        .iter()
-        .filter(|f| f.kind() == trajlint::extract::FactKind::NullResult)
-        .map(|f| (f.turn, f.subkind))
+    let nulls: Vec<_> = common::null_results(&facts)
+        .into_iter()
+        .map(|(turn, subkind, _)| (turn, subkind))
         .collect();
     use trajlint::extract::Subkind::{Error, NotFound};
     assert_eq!(nulls, [(2, NotFound), (4, Error)]);
@@ -613,5 +612,24 @@ fn codex_exec_output_is_read_after_its_header() {
     assert_eq!(
         facts[0].text,
         "cat: config/retry.toml: No such file or directory"
+    );
+}
+
+/// A search that printed nothing is an empty result, whatever header the harness puts before
+/// the nothing: Codex's exec header ends at "Output:".
+#[test]
+fn codex_exec_header_around_nothing_is_an_empty_output() {
+    let rollout = r#"{"timestamp":"2025-11-01T10:00:00.000Z","type":"session_meta","payload":{"id":"s3","timestamp":"2025-11-01T10:00:00.000Z","cwd":"/repo","originator":"codex_cli_rs","cli_version":"0.60.0"}}
+{"timestamp":"2025-11-01T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Are there leftover merge files?"}]}}
+{"timestamp":"2025-11-01T10:00:07.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"find . -name '*.orig'\",\"workdir\":\"/repo\"}","call_id":"call_4"}}
+{"timestamp":"2025-11-01T10:00:08.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_4","output":"Chunk ID: 7a4\nWall time: 0.0100 seconds\nProcess exited with code 0\nOriginal token count: 0\nOutput:\n"}}
+{"timestamp":"2025-11-01T10:00:09.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"find . -name '*.rej'\",\"workdir\":\"/repo\"}","call_id":"call_5"}}
+{"timestamp":"2025-11-01T10:00:10.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_5","output":"Chunk ID: 7a5\nWall time: 0.0100 seconds\nProcess exited with code 0\nOutput:\n./src/lib.rs.rej\n"}}
+"#;
+    let facts = common::facts_of(rollout);
+    assert_eq!(
+        common::null_results(&facts),
+        [(2, trajlint::extract::Subkind::Empty, "(empty output)")],
+        "{facts:#?}"
     );
 }

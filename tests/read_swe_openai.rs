@@ -429,3 +429,27 @@ fn damaged_copies_are_reported_and_read_as_far_as_possible() {
         assert!(!errors(&out).is_empty(), "{rel}");
     }
 }
+
+/// mini-swe-agent wraps what a command printed in `<returncode>` and `<output>` tags: the first
+/// line of a file print is the one inside them, so a missing file is a `not_found` there.
+#[test]
+fn mini_swe_agent_output_is_read_inside_its_tags() {
+    let traj = r#"[
+ {"role": "system", "content": "You are a helpful assistant."},
+ {"role": "user", "content": "Please solve this issue: division by zero in calc.py"},
+ {"role": "assistant", "content": "Read the module first.\n\n```mswea_bash_command\ncat calc.py\n```"},
+ {"role": "user", "content": "<returncode>1</returncode>\n<output>\ncat: calc.py: No such file or directory\n</output>"},
+ {"role": "assistant", "content": "Look for empty files.\n\n```mswea_bash_command\nfind . -empty -name '*.py'\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<output>\n</output>"}
+]"#;
+    let facts = common::facts_of(traj);
+    use trajlint::extract::Subkind::{Empty, NotFound};
+    assert_eq!(
+        common::null_results(&facts),
+        [
+            (3, NotFound, "cat: calc.py: No such file or directory"),
+            (5, Empty, "(empty output)")
+        ],
+        "{facts:#?}"
+    );
+}

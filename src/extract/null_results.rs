@@ -8,7 +8,7 @@ use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::words::{is_stopword, stem, tokens};
 use super::{fact_at, Fact, Subkind};
-use crate::model::{Role, SegmentKind, ToolCall, Trajectory, Turn};
+use crate::model::{Role, Segment, SegmentKind, ToolCall, Trajectory, Turn};
 use crate::text::Text;
 
 /// Lines read at the head and at the tail of an output for the tool's own verdict.
@@ -30,11 +30,10 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         }
         let result = turn.result.clone().unwrap_or_default();
         let call = traj.call_of(i);
-        let mut outputs: Vec<&Text> = turn
+        let mut outputs: Vec<&Segment> = turn
             .segments
             .iter()
             .filter(|s| s.kind == SegmentKind::Output || turn.segments.len() == 1)
-            .map(|s| &s.text)
             .collect();
         // The user's interrupt after a command printed its result ends the session; it is not
         // the command failing (see `before_interrupt`).
@@ -43,11 +42,11 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         let last_said = outputs
             .iter()
             .rev()
-            .map(|t| before_interrupt(&t.text).trim())
+            .map(|s| before_interrupt(&s.text.text).trim())
             .find(|t| !t.is_empty());
         let announced_run = |t: &str| t.starts_with("Running ") && !t.contains('\n');
         if last_said.is_some_and(|t| !announced_run(t)) {
-            while outputs.last().is_some_and(|t| only_interrupt(&t.text)) {
+            while outputs.last().is_some_and(|s| only_interrupt(&s.text.text)) {
                 outputs.pop();
             }
         }
@@ -59,7 +58,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // is code that handles the deferral. The harness may append its note to the last
         // such line: `<response clipped><NOTE>… only part of this file has been shown`. Nor
         // in a commit's subject: "Commit 608c804 feat: … retry in 0.1-second increments".)
-        let retry = outputs.iter().find_map(|t| {
+        let retry = outputs.iter().map(|s| &s.text).find_map(|t| {
             let the_tool_s = |w: &str, s: usize, e: usize| {
                 let (ls, le) = line_around(w, s, e);
                 let before = &w[ls..s.max(ls)];
@@ -70,7 +69,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             window_first(&t.text, |w| {
                 lex.retry.first_where(w, |s, e| the_tool_s(w, s, e))
             })
-            .map(|(s, e)| (*t, line_around(&t.text, s, e)))
+            .map(|(s, e)| (t, line_around(&t.text, s, e)))
         });
         if let Some((t, (ls, le))) = retry {
             let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
@@ -84,10 +83,10 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // Text verdicts, pseudo-triggers removed. A linter's or type checker's output that
         // lists findings (`lib/x.ex:112:pattern_match`, even filtered through grep) failed.
         let linted = info.is_some_and(|c| c.families.iter().any(|f| f == "lint"));
-        let text_hit = outputs.iter().find_map(|t| {
-            text_verdict(t, lex, kind)
-                .or_else(|| linted.then(|| lint_finding(t, lex)).flatten())
-                .map(|h| (*t, h))
+        let text_hit = outputs.iter().find_map(|s| {
+            text_verdict(s, lex, kind)
+                .or_else(|| linted.then(|| lint_finding(&s.text, lex)).flatten())
+                .map(|h| (&s.text, h))
         });
 
         // Any non-zero code is a failure: -1 is how some harnesses report a killed or
@@ -111,7 +110,10 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             found = Some(
                 match (
                     &text_hit,
-                    outputs.iter().find(|t| !t.text.trim().is_empty()),
+                    outputs
+                        .iter()
+                        .map(|s| &s.text)
+                        .find(|t| !t.text.trim().is_empty()),
                 ) {
                     (Some((t, h)), _) => fact_at(subkind, i, t, h.start, h.end),
                     (None, Some(t)) => {
@@ -129,9 +131,11 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         } else if let Some((t, h)) = &text_hit {
             found = Some(fact_at(h.subkind, i, t, h.start, h.end));
         } else if kind.retrieves()
-            && outputs.iter().all(|t| is_empty_output(&t.text, lex))
+            && outputs
+                .iter()
+                .all(|s| is_empty_output(s.printed_text(), lex))
             && !(call.is_some_and(names_nothing)
-                && outputs.iter().all(|t| t.text.trim().is_empty()))
+                && outputs.iter().all(|s| s.text.text.trim().is_empty()))
         {
             found = Some(Fact::new(
                 Subkind::Empty,
@@ -675,8 +679,9 @@ struct Hit {
 }
 
 /// The tool's verdict in text: the first not-found or error trigger in the head or tail window
-/// that no pseudo-trigger covers. A file print is read only at its first line.
-fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
+/// that no pseudo-trigger covers. A file print is read only at the first line it printed.
+fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
+    let t = &seg.text;
     // (An output that is nothing but the interrupt is the interrupted call's.)
     let text = match before_interrupt(&t.text) {
         head if head.trim().is_empty() => t.text.as_str(),
@@ -701,10 +706,10 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             });
         }
     }
-    // (A harness's header before a print, Codex's "Chunk ID: …\nProcess exited with code
-    // 1\nOutput:", Claude Code's "Exit code 1", is not its first line.)
+    // (A harness's header before a print, Codex's "Process exited with code 1\nOutput:",
+    // Claude Code's "Exit code 1", is not its first line.)
     let body = if lines_only_head {
-        output_body_start(text)
+        seg.printed.start.min(text.len())
     } else {
         0
     };
@@ -755,38 +760,6 @@ fn text_verdict(t: &Text, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             end,
         }
     })
-}
-
-/// Where the output proper starts after a harness's header lines: Codex's `exec_command`
-/// ("Chunk ID: …", "Wall time: …", "Process exited with code N", then "Output:"), Claude Code's
-/// failed Bash ("Exit code 1", then what the command printed). 0 when there is none, or
-/// nothing after it.
-fn output_body_start(text: &str) -> usize {
-    const HEADER: [&str; 5] = [
-        "Chunk ID:",
-        "Wall time:",
-        "Process exited with code",
-        "Exit code",
-        "Original token count:",
-    ];
-    let mut at = 0;
-    for line in text.split_inclusive('\n').take(8) {
-        let l = line.trim();
-        if l == "Output:" {
-            let body = at + line.len();
-            return if text[body..].trim().is_empty() {
-                0
-            } else {
-                body
-            };
-        }
-        if !HEADER.iter().any(|h| l.starts_with(h)) {
-            // (The first line that is not the header's, unless there was none.)
-            return if l.is_empty() { 0 } else { at };
-        }
-        at += line.len();
-    }
-    0
 }
 
 /// The output before the user's interrupt that ends it ("^C again to exit", "^C
@@ -913,9 +886,9 @@ fn first_line(text: &str) -> (usize, usize) {
     line_around(text, s, s)
 }
 
-/// Whether an output says nothing, once harness headers are taken off.
-pub fn is_empty_output(text: &str, lex: &Lexicon) -> bool {
-    let body = strip_headers(text).trim();
+/// Whether what a tool printed says nothing.
+pub fn is_empty_output(printed: &str, lex: &Lexicon) -> bool {
+    let body = printed.trim();
     // Only the head can match (the phrases are short): a long output is not lowercased whole.
     let head = match body.char_indices().nth(lex.empty_head) {
         Some((k, _)) => &body[..k],
@@ -927,39 +900,6 @@ pub fn is_empty_output(text: &str, lex: &Lexicon) -> bool {
             .empty_prefix
             .iter()
             .any(|p| lower.starts_with(p.as_str()))
-}
-
-/// Takes off what harnesses wrap around a command's output (exit-code headers, output tags).
-fn strip_headers(text: &str) -> &str {
-    let mut t = text.trim_start();
-    loop {
-        let line_end = t.find('\n').unwrap_or(t.len());
-        let line = t[..line_end].trim();
-        let header = line.starts_with("Chunk ID:")
-            || line.starts_with("Wall time:")
-            || line.starts_with("Process exited with code")
-            || line.starts_with("Original token count:")
-            || line == "Output:"
-            || line.starts_with("exitcode:")
-            || line == "Code output:"
-            || line.starts_with("<returncode>")
-            || line == "<output>"
-            || line == "</output>"
-            || line.starts_with("[The command completed with exit code")
-            || line.starts_with("Exit code 0");
-        if !header || line_end == 0 && t.is_empty() {
-            break;
-        }
-        t = t[line_end..].trim_start();
-        if t.is_empty() {
-            break;
-        }
-    }
-    let t = t.strip_prefix("Code output:").unwrap_or(t);
-    let t = t.strip_suffix("</output>").unwrap_or(t);
-    let t = t.trim_end();
-    t.strip_suffix("[The command completed with exit code 0.]")
-        .unwrap_or(t)
 }
 
 #[cfg(test)]
@@ -1084,9 +1024,12 @@ mod tests {
         );
     }
 
+    fn output(text: &str) -> Segment {
+        Segment::new(SegmentKind::Output, Text::plain(text.to_string(), 0))
+    }
+
     fn verdict(text: &str) -> Option<Subkind> {
-        let t = Text::plain(text.to_string(), 0);
-        text_verdict(&t, &lex(), CallKind::Unknown).map(|h| h.subkind)
+        text_verdict(&output(text), &lex(), CallKind::Unknown).map(|h| h.subkind)
     }
 
     /// `line` as line `at` of an output whose other `n` lines are `filler` (numbered): past the
@@ -1142,16 +1085,15 @@ mod tests {
             assert_eq!(verdict(&summary(sentence)), Some(Subkind::NotFound), "{sentence}");
         }
         // A printed file's text is data, whatever it says.
-        let t = Text::plain(
-            summary("The docs do not contain any information about it."),
-            0,
-        );
+        let t = output(&summary(
+            "The docs do not contain any information about it.",
+        ));
         assert!(text_verdict(&t, &lex(), CallKind::ReadFile).is_none());
     }
 
     #[test]
     fn any_non_zero_exit_code_is_a_failure() {
-        use crate::model::{Format, Segment, ToolResult, Turn};
+        use crate::model::{Format, ToolResult, Turn};
         use crate::source::Span;
         let facts_for = |code: i64| {
             let mut traj = Trajectory::new(Format::Openhands, Span::new(0, 10));
@@ -1164,10 +1106,10 @@ mod tests {
                 result_turn: Some(1),
             });
             let mut out = Turn::new(Role::Tool, Span::new(5, 10));
-            out.segments.push(Segment {
-                kind: SegmentKind::Output,
-                text: Text::plain("Serving HTTP on 0.0.0.0 port 8000".into(), 5),
-            });
+            out.push_text(
+                SegmentKind::Output,
+                Text::plain("Serving HTTP on 0.0.0.0 port 8000".into(), 5),
+            );
             out.result = Some(ToolResult {
                 call: Some((0, 0)),
                 exit_code: Some(code),
@@ -1369,22 +1311,12 @@ mod tests {
     }
 
     #[test]
-    fn empty_output_after_headers() {
+    fn empty_output() {
+        // (A harness's wrapper around what was printed is the reader's to take off.)
         let l = lex();
         assert!(is_empty_output("", &l));
         assert!(is_empty_output("  []\n", &l));
-        assert!(is_empty_output(
-            "<returncode>1</returncode>\n<output>\n</output>",
-            &l
-        ));
-        assert!(is_empty_output(
-            "Chunk ID: 1\nWall time: 0.1s\nProcess exited with code 1\nOutput:\n",
-            &l
-        ));
-        assert!(!is_empty_output(
-            "exitcode: 0 (execution succeeded)\nCode output: 42",
-            &l
-        ));
+        assert!(!is_empty_output("42", &l));
         // Only the head is read: a long output is matched by its start, never equal to "[]".
         let long = format!("Empty DataFrame\nColumns: [{}]", "col, ".repeat(500));
         assert!(is_empty_output(&long, &l));

@@ -164,9 +164,13 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     }
                     // Bash results that failed begin "Exit code N".
                     for t in new.iter_mut() {
-                        let code = t.segments.first().and_then(|s| exit_code(&s.text.text));
-                        if let (Some(r), Some(c)) = (t.result.as_mut(), code) {
-                            r.exit_code = Some(c);
+                        let (Some(r), Some(first)) = (t.result.as_mut(), t.segments.first_mut())
+                        else {
+                            continue;
+                        };
+                        if let Some((code, printed_from)) = exit_code(&first.text.text) {
+                            r.exit_code = Some(code);
+                            first.printed.start = printed_from;
                         }
                     }
                     separate_text_from_results(new);
@@ -206,18 +210,17 @@ fn is_object(v: &Value) -> bool {
     matches!(v.kind, Kind::Object(_))
 }
 
-/// The exit code a failed Bash result starts with: `Exit code 128\nfatal: …`.
-fn exit_code(text: &str) -> Option<i64> {
-    let rest = text.strip_prefix("Exit code ")?;
-    let end = rest
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
-        .map_or(rest.len(), |(i, _)| i);
-    let after = &rest[end..];
-    if !(after.is_empty() || after.starts_with('\n') || after.starts_with('\r')) {
-        return None;
-    }
-    rest[..end].parse().ok()
+/// The exit code a failed Bash result starts with (`Exit code 128\nfatal: …`), and where what
+/// the command printed starts, on the next line.
+fn exit_code(text: &str) -> Option<(i64, usize)> {
+    let (code, after) = super::leading_int(text.strip_prefix("Exit code ")?)?;
+    let after = after.strip_prefix('\r').unwrap_or(after);
+    let printed = match after.strip_prefix('\n') {
+        Some(rest) => rest,
+        None if after.is_empty() => after,
+        None => return None,
+    };
+    Some((code, text.len() - printed.len()))
 }
 
 /// A user line with text and tool results gives a text turn spanning the line and result turns
@@ -749,8 +752,12 @@ mod tests {
 
     #[test]
     fn exit_code_prefix() {
-        assert_eq!(exit_code("Exit code 128\nfatal: no upstream"), Some(128));
-        assert_eq!(exit_code("Exit code 1"), Some(1));
+        assert_eq!(
+            exit_code("Exit code 128\nfatal: no upstream"),
+            Some((128, 14))
+        );
+        assert_eq!(exit_code("Exit code 1"), Some((1, 11)));
+        assert_eq!(exit_code("Exit code 2\r\nls: x"), Some((2, 13)));
         assert_eq!(exit_code("Exit code 12abc"), None);
         assert_eq!(exit_code("exit code 1"), None);
     }

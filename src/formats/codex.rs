@@ -428,19 +428,28 @@ fn output_turn(d: &Doc, p: &Value, span: Span) -> Turn {
     if let Some(o) = output {
         push_content(d, o, SegmentKind::Output, &mut t);
     }
-    if let Some(first) = t.segments.first() {
-        let (exit, err) = output_signals(&first.text.text);
-        result.exit_code = exit;
-        result.is_error |= err;
+    if let Some(first) = t.segments.first_mut() {
+        let signals = output_signals(&first.text.text);
+        result.exit_code = signals.exit_code;
+        result.is_error |= signals.is_error;
+        first.printed.start = signals.printed_from;
     }
     t.result = Some(result);
     t
 }
 
-/// Exit code and error flag found in a tool output's text: the legacy JSON-string output
-/// `{"output":…,"metadata":{"exit_code":N}}`, an MCP result with `isError`, or a header line
-/// (`Process exited with code N`, `Exit code: N`) before the `Output:` line.
-pub fn output_signals(text: &str) -> (Option<i64>, bool) {
+/// What a tool output's text says of how the call went, besides what the command printed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Signals {
+    pub exit_code: Option<i64>,
+    pub is_error: bool,
+    /// Where what the command printed starts, after the exec header.
+    pub printed_from: usize,
+}
+
+/// The signals in a tool output's text: the legacy JSON-string output
+/// `{"output":…,"metadata":{"exit_code":N}}`, an MCP result with `isError`, or an exec header.
+pub fn output_signals(text: &str) -> Signals {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
         if let Ok(serde_json::Value::Object(obj)) = serde_json::from_str(trimmed) {
@@ -450,52 +459,65 @@ pub fn output_signals(text: &str) -> (Option<i64>, bool) {
                     .or_else(|| meta.get("shell_exit_code"))
                     .and_then(json_int);
                 if code.is_some() {
-                    return (code, false);
+                    return Signals {
+                        exit_code: code,
+                        ..Signals::default()
+                    };
                 }
             }
             if obj.contains_key("content") {
                 if let Some(serde_json::Value::Bool(b)) = obj.get("isError") {
-                    return (None, *b);
+                    return Signals {
+                        is_error: *b,
+                        ..Signals::default()
+                    };
                 }
             }
-            return (None, false);
+            return Signals::default();
         }
     }
-    (header_exit_code(text), false)
+    exec_header(text)
 }
 
 fn json_int(v: &serde_json::Value) -> Option<i64> {
     v.as_i64().or_else(|| v.as_f64().map(|f| f as i64))
 }
 
-/// The exit code in the header lines of an exec output.
-fn header_exit_code(text: &str) -> Option<i64> {
-    const PREFIXES: [&str; 3] = [
+/// The header lines an exec output opens with (`Chunk ID: …`, `Wall time: …`, `Process exited
+/// with code N` or `Exit code: N`, `Original token count: …`, `Total output lines: …`), up to
+/// the `Output:` line after which the command's own output starts.
+fn exec_header(text: &str) -> Signals {
+    const CODE: [&str; 3] = [
         "Process exited with code ",
         "Exit code: ",
         "Shell exit code: ",
     ];
-    for line in text.lines().take(8) {
-        let line = line.trim();
-        if line == "Output:" {
+    const OTHER: [&str; 4] = [
+        "Chunk ID:",
+        "Wall time:",
+        "Original token count:",
+        "Total output lines:",
+    ];
+    let mut signals = Signals::default();
+    let mut at = 0;
+    for line in text.split_inclusive('\n').take(8) {
+        let l = line.trim();
+        at += line.len();
+        if l == "Output:" {
+            signals.printed_from = at;
+            return signals;
+        }
+        if let Some(rest) = CODE.iter().find_map(|p| l.strip_prefix(p)) {
+            signals.exit_code = super::leading_int(rest.trim_start()).map(|(n, _)| n);
+        } else if !OTHER.iter().any(|p| l.starts_with(p)) {
             break;
         }
-        for p in PREFIXES {
-            if let Some(rest) = line.strip_prefix(p) {
-                return parse_leading_int(rest);
-            }
-        }
     }
-    None
-}
-
-fn parse_leading_int(s: &str) -> Option<i64> {
-    let s = s.trim_start();
-    let end = s
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
-        .map_or(s.len(), |(i, _)| i);
-    s[..end].parse().ok()
+    // No `Output:` line: the lines were not a header.
+    Signals {
+        exit_code: signals.exit_code,
+        ..Signals::default()
+    }
 }
 
 #[cfg(test)]
@@ -725,21 +747,42 @@ mod tests {
 
     #[test]
     fn exit_code_headers() {
+        let code = |t: &str| output_signals(t).exit_code;
         assert_eq!(
-            output_signals("Exit code: 2\nWall time: 0 seconds\nOutput:\nx").0,
+            code("Exit code: 2\nWall time: 0 seconds\nOutput:\nx"),
             Some(2)
         );
-        assert_eq!(output_signals("Output:\nExit code: 2").0, None);
-        assert_eq!(output_signals("plain text").0, None);
+        assert_eq!(code("Output:\nExit code: 2"), None);
+        assert_eq!(code("plain text"), None);
         assert_eq!(
-            output_signals(r#"{"output":"x","metadata":{"exit_code":-1}}"#).0,
+            code(r#"{"output":"x","metadata":{"exit_code":-1}}"#),
             Some(-1)
         );
         assert_eq!(
             output_signals(r#"{"content":[],"isError":true}"#),
-            (None, true)
+            Signals {
+                is_error: true,
+                ..Signals::default()
+            }
         );
-        assert_eq!(output_signals("{not json").0, None);
+        assert_eq!(code("{not json"), None);
+    }
+
+    #[test]
+    fn the_exec_header_is_not_what_the_command_printed() {
+        fn printed(t: &str) -> &str {
+            &t[output_signals(t).printed_from..]
+        }
+        let exec = "Chunk ID: 9f1c\nWall time: 0.0512 seconds\nProcess exited with code 1\n\
+                    Original token count: 12\nOutput:\ncat: x: No such file or directory\n";
+        assert_eq!(output_signals(exec).exit_code, Some(1));
+        assert_eq!(printed(exec), "cat: x: No such file or directory\n");
+        let older = "Exit code: 0\nWall time: 1.2 seconds\nTotal output lines: 1\nOutput:\nok";
+        assert_eq!(printed(older), "ok");
+        // Nothing printed; and no header at all.
+        assert_eq!(printed("Exit code: 0\nWall time: 0 seconds\nOutput:\n"), "");
+        assert_eq!(printed("Chunk ID: 1\nhello"), "Chunk ID: 1\nhello");
+        assert_eq!(printed("plain text"), "plain text");
     }
 
     #[test]

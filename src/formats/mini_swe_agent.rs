@@ -244,6 +244,11 @@ fn observation_turn(d: &Doc, m: &Value, call_id: Option<String>) -> Turn {
     let mut t = text_turn(d, Role::Tool, m, SegmentKind::Output);
     let extra = d.get(m, "extra");
     let field = |k: &str| extra.and_then(|e| d.get(e, k));
+    let mut header_code = None;
+    if let Some(first) = t.segments.first_mut() {
+        header_code = returncode_header(&first.text.text);
+        first.printed = printed_part(&first.text.text);
+    }
     let text = t
         .segments
         .first()
@@ -251,7 +256,7 @@ fn observation_turn(d: &Doc, m: &Value, call_id: Option<String>) -> Turn {
         .unwrap_or("");
     let exit_code = field("returncode")
         .and_then(|v| d.as_i64(v))
-        .or_else(|| returncode_header(text));
+        .or(header_code);
     let exception = field("exception_info")
         .and_then(|v| d.str(v))
         .is_some_and(|s| !s.trim().is_empty());
@@ -280,6 +285,22 @@ fn returncode_header(text: &str) -> Option<i64> {
     let i = head.find("<returncode>")? + "<returncode>".len();
     let j = head[i..].find("</returncode>")? + i;
     head[i..j].trim().parse().ok()
+}
+
+/// What the command printed: inside the `<output>…</output>` tags of a tagged observation
+/// (from the line after the opening tag), else all of it.
+fn printed_part(text: &str) -> std::ops::Range<usize> {
+    let tagged = text.trim_start().starts_with("<returncode>")
+        || text.trim_start().starts_with("<exception>");
+    let Some(open) = text.find("<output>").filter(|_| tagged) else {
+        return 0..text.len();
+    };
+    let mut start = open + "<output>".len();
+    start += usize::from(text[start..].starts_with('\n'));
+    let end = text[start..]
+        .rfind("</output>")
+        .map_or(text.len(), |k| start + k);
+    start..end
 }
 
 #[cfg(test)]
@@ -347,6 +368,15 @@ mod tests {
         let r = t.turns[3].result.as_ref().unwrap();
         assert_eq!(r.exit_code, Some(1));
         assert!(!r.is_error);
+        // What `cat` printed is inside the tags.
+        assert_eq!(
+            t.turns[3].segments[0].printed_text(),
+            "cat: a.py: No such file or directory\n"
+        );
+        assert_eq!(
+            t.turns[7].segments[0].printed_text(),
+            t.turns[7].segments[0].text.text
+        );
         assert!(t.turns[4].calls.is_empty());
         assert_eq!(t.turns[6].calls[0].arguments, "sleep 100");
         let r = t.turns[7].result.as_ref().unwrap();

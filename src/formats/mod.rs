@@ -214,6 +214,16 @@ pub fn push_block(d: &Doc, block: &Value, kind: SegmentKind, turn: &mut Turn) {
     }
 }
 
+/// The integer a status line gives after its label (`-9` in "exit code -9 …"), and the text
+/// after it.
+pub fn leading_int(s: &str) -> Option<(i64, &str)> {
+    let end = s
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
+        .map_or(s.len(), |(i, _)| i);
+    Some((s[..end].parse().ok()?, &s[end..]))
+}
+
 /// Reads bytes in the named format (or the detected one).
 pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     let shape = detect::shape(bytes);

@@ -340,6 +340,13 @@ impl<'a> Events<'a> {
         if let Some(c) = d.get(e, "content") {
             push_content(&d, c, SegmentKind::Output, &mut t);
         }
+        let mut trailer_code = None;
+        if let Some(first) = t.segments.first_mut() {
+            if let Some((code, at)) = exit_trailer(&first.text.text) {
+                trailer_code = Some(code);
+                first.printed.end = at.unwrap_or(first.printed.end);
+            }
+        }
         let extras = d.get(e, "extras");
         let tcm = d.get(e, "tool_call_metadata");
         let call_id = match d.get(e, "cause").filter(|c| !matches!(c.kind, Kind::Null)) {
@@ -355,11 +362,7 @@ impl<'a> Events<'a> {
             })
             .or_else(|| d.get(e, "exit_code"))
             .and_then(|v| d.as_i64(v))
-            .or_else(|| {
-                t.segments
-                    .first()
-                    .and_then(|s| text_exit_code(&s.text.text))
-            });
+            .or(trailer_code);
         // `success` on a command observation only restates `exit_code == 0`; a non-zero exit
         // (grep finding nothing) is for the analysis to judge, so it counts only without one.
         let failed = d.get(e, "success").and_then(|v| d.as_bool(v)) == Some(false);
@@ -536,19 +539,17 @@ fn push_nonempty(d: &Doc, t: &mut Turn, v: Option<&Value>) {
     }
 }
 
-/// The exit code OpenHands appends to command output when it is not in `extras`.
-fn text_exit_code(text: &str) -> Option<i64> {
+/// The exit code OpenHands appends to command output (`[The command completed with exit code
+/// 1.]`), and where that line starts when it ends the output.
+fn exit_trailer(text: &str) -> Option<(i64, Option<usize>)> {
     for marker in [
         "[The command completed with exit code ",
         "[Command finished with exit code ",
     ] {
         if let Some(at) = text.rfind(marker) {
-            let rest = &text[at + marker.len()..];
-            let end = rest
-                .char_indices()
-                .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
-                .map_or(rest.len(), |(i, _)| i);
-            return rest[..end].parse().ok();
+            let (code, after) = super::leading_int(&text[at + marker.len()..])?;
+            let last = matches!(after.trim_end(), ".]" | "]");
+            return Some((code, last.then_some(at)));
         }
     }
     None
@@ -739,13 +740,18 @@ mod tests {
     #[test]
     fn text_exit_codes() {
         assert_eq!(
-            text_exit_code("x\n[The command completed with exit code 127.]"),
-            Some(127)
+            exit_trailer("x\n[The command completed with exit code 127.]\n"),
+            Some((127, Some(2)))
         );
         assert_eq!(
-            text_exit_code("[Command finished with exit code -1]"),
-            Some(-1)
+            exit_trailer("[Command finished with exit code -1]"),
+            Some((-1, Some(0)))
         );
-        assert_eq!(text_exit_code("nothing"), None);
+        // Quoted mid-output, it still gives the code but does not end what was printed.
+        assert_eq!(
+            exit_trailer("[The command completed with exit code 1.] was logged\nok"),
+            Some((1, None))
+        );
+        assert_eq!(exit_trailer("nothing"), None);
     }
 }

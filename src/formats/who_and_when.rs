@@ -112,7 +112,13 @@ fn step_turn(d: &Doc, item: &Value, first: bool, traj: &Trajectory) -> Turn {
     }
     match turn_role {
         Role::Tool => {
-            let exit_code = t.segments.first().and_then(|s| exit_code(&s.text.text));
+            let mut exit_code = None;
+            if let Some(first) = t.segments.first_mut() {
+                if let Some((code, printed_from)) = exit_code_line(&first.text.text) {
+                    exit_code = Some(code);
+                    first.printed.start = printed_from;
+                }
+            }
             // The terminal runs the code of the message right before it.
             let call = traj
                 .turns
@@ -170,14 +176,17 @@ fn is_terminal(label: &str) -> bool {
     norm == "computerterminal"
 }
 
-/// `exitcode: N (execution …)` at the start of the terminal's answer.
-fn exit_code(text: &str) -> Option<i64> {
+/// `exitcode: N (execution …)` at the start of the terminal's answer, and where what the code
+/// printed starts: after the `Code output:` label that follows.
+fn exit_code_line(text: &str) -> Option<(i64, usize)> {
     let rest = text.trim_start().strip_prefix("exitcode:")?.trim_start();
-    let end = rest
-        .char_indices()
-        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
-        .map_or(rest.len(), |(i, _)| i);
-    rest[..end].parse().ok()
+    let (code, after) = super::leading_int(rest)?;
+    let line_end = after.find('\n').map_or(after.len(), |k| k + 1);
+    let next = after[line_end..].trim_start();
+    let printed = next
+        .strip_prefix("Code output:")
+        .unwrap_or(&after[line_end..]);
+    Some((code, text.len() - printed.len()))
 }
 
 /// Languages the AG2 terminal executes.
@@ -387,7 +396,10 @@ mod tests {
         assert!(out.issues.iter().any(|i| i.message.contains("item 0")));
         let out = formats::read(br#"{"question_ID": "x", "history": [{"#, None);
         assert!(out.unreadable());
-        assert_eq!(exit_code("exitcode: -9 (x)"), Some(-9));
-        assert_eq!(exit_code("exitcode:"), None);
+        assert_eq!(exit_code_line("exitcode: -9 (x)"), Some((-9, 16)));
+        assert_eq!(exit_code_line("exitcode:"), None);
+        let ran = "exitcode: 1 (execution failed)\nCode output: Traceback";
+        let (code, from) = exit_code_line(ran).unwrap();
+        assert_eq!((code, &ran[from..]), (1, " Traceback"));
     }
 }

@@ -60,3 +60,14 @@ pub fn facts_of(text: &str) -> Vec<trajlint::extract::Fact> {
     assert!(!report.analyses.is_empty(), "no trajectory read");
     report.analyses.swap_remove(0).facts
 }
+
+/// The null results among `facts`: turn, subkind and quoted text.
+pub fn null_results(
+    facts: &[trajlint::extract::Fact],
+) -> Vec<(usize, trajlint::extract::Subkind, &str)> {
+    facts
+        .iter()
+        .filter(|f| f.kind() == trajlint::extract::FactKind::NullResult)
+        .map(|f| (f.turn, f.subkind, f.text.as_str()))
+        .collect()
+}
