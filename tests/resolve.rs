@@ -3319,7 +3319,8 @@ fn a_file_or_change_the_turn_shows_in_another_paragraph_is_its_own_and_a_slash_c
 }
 
 #[test]
-fn a_deferral_in_numbered_code_or_a_commit_subject_is_not_the_tool_s_and_a_note_after_it_is() {
+fn a_deferral_in_numbered_or_boxed_code_or_a_commit_subject_is_not_the_tool_s_and_a_note_after_it_is(
+) {
     let a = analyse(json!([
         {"role": "user", "content": "Why does the retry test fail?"},
         {"role": "assistant", "content": "Let me lint it.", "tool_calls": [bash("c1", "flake8 tests/test_sendchat.py")]},
@@ -3335,6 +3336,8 @@ fn a_deferral_in_numbered_code_or_a_commit_subject_is_not_the_tool_s_and_a_note_
         {"role": "user", "content": "Show the last commits."},
         {"role": "assistant", "content": "Here they are.", "tool_calls": [bash("c1", "git log --oneline -2")]},
         {"role": "tool", "tool_call_id": "c1", "content": "608c804 feat: implement countdown for retry in 0.1-second increments\n1a2b3c4 fix: typo"},
+        {"role": "assistant", "content": "And the file that handles it.", "tool_calls": [bash("c2", "cat aider/sendchat.py")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "│    except RateLimitError:\n│        print(f\"Rate limit exceeded, retry in {delay} seconds\")"},
     ]));
     assert!(of_kind(&b, &[Subkind::ToolRetry]).is_empty());
     let errors = turns_and_texts(&a, &[Subkind::Error]);

@@ -57,12 +57,13 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // (Not in a line of a file printed with its number: `24│ "rate limit exceeded",`
         // is code that handles the deferral. The harness may append its note to the last
         // such line: `<response clipped><NOTE>… only part of this file has been shown`. Nor
-        // in a commit's subject: "Commit 608c804 feat: … retry in 0.1-second increments".)
+        // where a pseudo-trigger covers it, as in a commit's subject: "Commit 608c804 feat: …
+        // retry in 0.1-second increments".)
         let retry = outputs.iter().map(|s| &s.text).find_map(|t| {
             let the_tool_s = |w: &str, s: usize, e: usize| {
                 let (ls, le) = line_around(w, s, e);
                 let before = &w[ls..s.max(ls)];
-                !is_numbered_line(&w[ls..le]) && !is_commit_line(&w[ls..le])
+                !is_numbered_line(&w[ls..le]) && !pseudo_covers(lex, &w[ls..le], s - ls, e - ls)
                     || before.contains("<NOTE>")
                     || before.contains("<response clipped>")
             };
@@ -731,9 +732,7 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             for (s, e) in hits {
                 let (ls, le) = line_around(w, s, e);
                 let line = &w[ls..le];
-                if lex.pseudo.find_all(line).iter().any(|&(ps, pe)| {
-                    ps <= s - ls && e - ls <= pe || overlaps((ps, pe), (s - ls, e - ls))
-                }) {
+                if pseudo_covers(lex, line, s - ls, e - ls) {
                     continue;
                 }
                 if line.trim().len() < 2 || is_numbered_line(line) {
@@ -824,13 +823,13 @@ fn is_numbered_line(line: &str) -> bool {
         || t.starts_with("[File:")
 }
 
-/// `Commit 608c804 feat: …` (Aider's record of its commit), `608c804 fix: …` (`git log
-/// --oneline`): a commit's subject, the words of whoever wrote it.
-fn is_commit_line(line: &str) -> bool {
-    let t = line.trim_start();
-    let t = t.strip_prefix("Commit ").unwrap_or(t);
-    let hex = t.bytes().take_while(u8::is_ascii_hexdigit).count();
-    (7..=40).contains(&hex) && t[hex..].starts_with(' ')
+/// Whether a pseudo-trigger (success phrased negatively, a commit's subject, a boxed code
+/// excerpt) covers the trigger at `[s, e)` of `line`.
+fn pseudo_covers(lex: &Lexicon, line: &str, s: usize, e: usize) -> bool {
+    lex.pseudo
+        .find_all(line)
+        .iter()
+        .any(|&(ps, pe)| ps <= s && e <= pe || overlaps((ps, pe), (s, e)))
 }
 
 fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
