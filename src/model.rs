@@ -49,7 +49,8 @@ pub struct Segment {
     /// What the tool printed, as decoded offsets into `text`: all of it, but for the status
     /// wrapper a harness puts around a command's output (Codex's "Process exited with code 1\n
     /// Output:", Claude Code's "Exit code 1", mini-swe-agent's `<returncode>` and `<output>`
-    /// tags), which the reader of that format takes off.
+    /// tags, AG2's "exitcode: 1 (execution failed)\nCode output:", OpenHands' closing "[The
+    /// command completed with exit code 1.]"), which the reader of that format takes off.
     pub printed: Range<usize>,
 }
 

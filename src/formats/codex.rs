@@ -513,7 +513,8 @@ fn exec_header(text: &str) -> Signals {
             break;
         }
     }
-    // No `Output:` line: the lines were not a header.
+    // No `Output:` line: nothing is taken off as a header, but an exit code the opening lines
+    // state still counts.
     Signals {
         exit_code: signals.exit_code,
         ..Signals::default()
