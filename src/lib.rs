@@ -20,6 +20,7 @@ pub mod text;
 pub mod tokens;
 
 use extract::lexicon::Lexicon;
+use rayon::prelude::*;
 use formats::ReadOutput;
 use model::Format;
 use source::SourceFile;
@@ -34,9 +35,10 @@ pub struct FileReport {
 /// Reads and analyses one file.
 pub fn process(source: SourceFile, forced: Option<Format>, lex: &Lexicon) -> FileReport {
     let read = formats::read(&source.bytes, forced);
+    // (A file may hold many trajectories: a tau-bench array, an OpenHands output.jsonl.)
     let analyses = read
         .trajectories
-        .iter()
+        .par_iter()
         .map(|t| analysis::analyze(t, &source.bytes, lex))
         .collect();
     FileReport {
