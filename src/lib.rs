@@ -20,9 +20,9 @@ pub mod text;
 pub mod tokens;
 
 use extract::lexicon::Lexicon;
-use rayon::prelude::*;
 use formats::ReadOutput;
 use model::Format;
+use rayon::prelude::*;
 use source::SourceFile;
 
 /// One input file, read and analysed.

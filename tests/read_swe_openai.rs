@@ -453,3 +453,24 @@ fn mini_swe_agent_output_is_read_inside_its_tags() {
         "{facts:#?}"
     );
 }
+
+/// SWE-agent appends its status lines ("(Open file: …)", "(Current directory: …)", the
+/// "bash-$" prompt) to every observation: a search that printed nothing before them is an
+/// empty result, one that printed a match is not.
+#[test]
+fn swe_agent_status_lines_are_not_what_the_command_printed() {
+    let traj = r#"{"environment": "swe_main", "history": [
+  {"role": "system", "content": "SETTING", "agent": "primary"},
+  {"role": "user", "content": "ISSUE: stale merge files break the build", "agent": "primary"},
+  {"role": "assistant", "content": "Look for leftovers.\n```\nfind . -name \"*.orig\"\n```", "thought": "Look for leftovers.", "action": "find . -name \"*.orig\"\n"},
+  {"role": "user", "content": "\n(Open file: n/a)\n(Current directory: /repo)\nbash-$"},
+  {"role": "assistant", "content": "And rejects.\n```\nfind . -name \"*.rej\"\n```", "thought": "And rejects.", "action": "find . -name \"*.rej\"\n"},
+  {"role": "user", "content": "./src/lib.rs.rej\n(Open file: n/a)\n(Current directory: /repo)\nbash-$"}
+], "info": {"instance_id": "x__y-2", "exit_status": "submitted"}}"#;
+    let facts = common::facts_of(traj);
+    assert_eq!(
+        common::null_results(&facts),
+        [(3, trajlint::extract::Subkind::Empty, "(empty output)")],
+        "{facts:#?}"
+    );
+}

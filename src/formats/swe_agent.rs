@@ -165,11 +165,30 @@ fn observation_turn(d: &Doc, m: &Value, call_id: Option<String>) -> Turn {
     if let Some(c) = d.get(m, "content") {
         push_content(d, c, SegmentKind::Output, &mut t);
     }
+    end_before_status(&mut t);
     t.result = Some(ToolResult {
         call_id,
         ..Default::default()
     });
     t
+}
+
+/// What a command printed ends before the status lines SWE-agent appends to every observation:
+/// "(Open file: …)", "(Current directory: …)" and the "bash-$" prompt.
+fn end_before_status(t: &mut Turn) {
+    for seg in &mut t.segments {
+        let text = &seg.text.text;
+        let Some(at) = text.rfind("(Open file: ") else {
+            continue;
+        };
+        let status = text[at..].lines().all(|l| {
+            let l = l.trim();
+            l.is_empty() || l.starts_with('(') && l.ends_with(')') || l.ends_with('$')
+        });
+        if status && (at == 0 || text[..at].ends_with('\n')) {
+            seg.printed.end = at;
+        }
+    }
 }
 
 /// `trajectory[]` steps: `{response, thought, action, observation, …}`.
@@ -219,6 +238,7 @@ fn read_steps(d: &Doc, steps: &[Value], traj: &mut Trajectory, out: &mut ReadOut
         if let Some(o) = observation {
             let mut t = Turn::new(Role::Tool, o.span);
             push_content(d, o, SegmentKind::Output, &mut t);
+            end_before_status(&mut t);
             t.result = Some(ToolResult::default());
             traj.turns.push(t);
         }
