@@ -1393,7 +1393,7 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
     let detail = yours
         || tagged
         || after_trim.starts_with(['(', ':', '-', '\u{2013}', '\u{2014}'])
-        || after_trim.starts_with(',') && !next_in_list
+        || after_trim.starts_with(',') && !next_in_list && !clause_goes_on(&after_trim[1..])
         || [
             "is a ",
             "is an ",
@@ -1465,6 +1465,16 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
     } else {
         Restated::No
     }
+}
+
+/// After a comma, words that carry on the sentence instead of describing what precedes it: "I'll
+/// go with Flight HAT271, please", "reservation 4WQ150, and the other one too".
+fn clause_goes_on(after_comma: &str) -> bool {
+    const WORDS: [&str; 7] = ["please", "thanks", "thank", "and", "but", "so", "then"];
+    after_comma
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| !w.is_empty())
+        .is_some_and(|w| WORDS.contains(&w.to_ascii_lowercase().as_str()))
 }
 
 /// Whether the id heads only a price ("Reservation 7WPL39: $402", "**Reservation 3EMQJ6**: Total
@@ -2039,6 +2049,16 @@ mod tests {
         ));
         assert!(!at("Your reservation UM3OG5 is confirmed.", "UM3OG5"));
         assert!(!at("I cannot cancel UDMOP1, XAZ3C0, and 4XGCCM.", "UDMOP1"));
+        // A comma opens an apposition, not a word that carries the sentence on.
+        assert!(at(
+            "Reservation XEWRD9, your basic economy booking, is next.",
+            "XEWRD9"
+        ));
+        assert!(!at("I'll go with Flight HAT271, please.", "HAT271"));
+        assert!(!at(
+            "Start with spotter-a0y.2, then a0y.3.",
+            "spotter-a0y.2"
+        ));
         assert!(at("Flight HAT113 (SEA to DFW) is delayed.", "HAT113"));
         // One particular picks the flight out; it does not restate its record.
         assert!(!at(
