@@ -3677,3 +3677,17 @@ fn a_list_of_things_needed_is_no_plan_but_a_team_s_steps_are() {
     ]));
     assert_eq!(plan_step_turns(&a), [2, 2]);
 }
+
+#[test]
+fn each_of_these_over_things_the_turn_names_is_no_reference_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Which Yosemite waterfall trails are wheelchair accessible?"},
+        {"role": "assistant", "content": "I found three candidate trails earlier: Lower Yosemite Fall, Bridalveil Fall and Mist Trail."},
+        {"role": "user", "content": "Good, go on."},
+        {"role": "assistant", "content": "Please search for waterfall trails with more than 1,000 reviews. Verify the rating of each of these trails. Then measure the distance to each of these bars: Dirty Franks, Milkboy."},
+        {"role": "user", "content": "And each of these trails is open in winter?"},
+    ]));
+    // Turn 3 names its trails and lists its bars; turn 4's phrase points back at turn 3.
+    let ordinals = turns_and_texts(&a, &[Subkind::Ordinal]);
+    assert_eq!(ordinals, [(4, "each of these")], "{ordinals:#?}");
+}

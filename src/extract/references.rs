@@ -11,7 +11,9 @@
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
-use super::words::{is_fence_line, sentences, stem, strip_prefix_ci, tokens, Sentence};
+use super::words::{
+    is_fence_line, is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence,
+};
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
@@ -587,6 +589,11 @@ impl Reader<'_> {
             }
             // "my last reservation": the latest one the user has, not the last of a list.
             let phrase = &t[s..e];
+            // "Verify the rating of each of these trails" after the turn named the trails: the
+            // demonstrative points inside the turn, as "these trails" alone does.
+            if points_inside_turn(phrase, t, s, e) {
+                continue;
+            }
             let ordinal_word = phrase.split_whitespace().nth(1).unwrap_or("");
             if ordinal_word.eq_ignore_ascii_case("last") && dated_not_pointed(phrase, lex) {
                 continue;
@@ -1467,6 +1474,32 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
     }
 }
 
+/// "each of these trails", "both of those files": the noun after the demonstrative that ends
+/// `phrase` was said earlier in the turn (its stem after "these"; the word itself after "those",
+/// which may point further back), or a colon after it opens the list it means ("each of these
+/// bars: A, B"), so the phrase points inside the turn.
+fn points_inside_turn(phrase: &str, t: &str, s: usize, e: usize) -> bool {
+    let last = phrase.rsplit(' ').next().unwrap_or("").to_ascii_lowercase();
+    if !matches!(last.as_str(), "these" | "those") || !t[e..].starts_with(' ') {
+        return false;
+    }
+    // ("whether any of these have installers": a verb, the phrase stands alone.)
+    let Some((k, noun)) = tokens(&t[e..])
+        .next()
+        .filter(|(_, w)| !is_stopword(&w.to_ascii_lowercase()))
+    else {
+        return false;
+    };
+    t[e + k + noun.len()..].starts_with(':')
+        || tokens(&t[..s]).any(|(_, w)| {
+            if last == "these" {
+                stem(w) == stem(noun)
+            } else {
+                w.eq_ignore_ascii_case(noun)
+            }
+        })
+}
+
 /// After a comma, words that carry on the sentence instead of describing what precedes it: "I'll
 /// go with Flight HAT271, please", "reservation 4WQ150, and the other one too".
 fn clause_goes_on(after_comma: &str) -> bool {
@@ -2035,6 +2068,33 @@ mod tests {
         assert!(is_expletive("it be better to wait for the build?", &lex));
         assert!(!is_expletive("it possible?", &lex));
         assert!(!is_expletive("it still failing after the fix?", &lex));
+    }
+
+    #[test]
+    fn a_quantifier_over_things_the_turn_names_points_inside_it() {
+        let inside = |t: &str, phrase: &str| {
+            let s = t.find(phrase).unwrap();
+            points_inside_turn(phrase, t, s, s + phrase.len())
+        };
+        let t = "Search for trails with 1,000 reviews. Verify the rating of each of these trails.";
+        assert!(inside(t, "each of these"));
+        assert!(inside(
+            "Find the distance to each of these bars: Dirty Franks, Milkboy.",
+            "each of these"
+        ));
+        // Nothing named before; a verb after the phrase; "those" wants the word itself.
+        assert!(!inside(
+            "Verify the rating of each of these trails.",
+            "each of these"
+        ));
+        assert!(!inside(
+            "I have the list. Check whether any of these have installers.",
+            "any of these"
+        ));
+        assert!(!inside(
+            "The file is open. Which of those files failed?",
+            "of those"
+        ));
     }
 
     #[test]
