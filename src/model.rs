@@ -65,9 +65,13 @@ impl Segment {
         }
     }
 
-    /// The text the tool printed (see `printed`).
+    /// The text the tool printed (see `printed`); all of it if a reader set a range that does
+    /// not fit the text.
     pub fn printed_text(&self) -> &str {
-        self.text.text.get(self.printed.clone()).unwrap_or("")
+        self.text
+            .text
+            .get(self.printed.clone())
+            .unwrap_or(&self.text.text)
     }
 }
 

@@ -709,11 +709,9 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
     }
     // (A harness's header before a print, Codex's "Process exited with code 1\nOutput:",
     // Claude Code's "Exit code 1", is not its first line.)
-    let body = if lines_only_head {
-        seg.printed.start.min(text.len())
-    } else {
-        0
-    };
+    let body = Some(seg.printed.start.min(text.len()))
+        .filter(|&b| lines_only_head && text.is_char_boundary(b))
+        .unwrap_or(0);
     let windows = windows(
         &text[body..],
         if lines_only_head { 1 } else { HEAD_LINES },

@@ -290,8 +290,8 @@ fn returncode_header(text: &str) -> Option<i64> {
 /// What the command printed: inside the `<output>…</output>` tags of a tagged observation
 /// (from the line after the opening tag), else all of it.
 fn printed_part(text: &str) -> std::ops::Range<usize> {
-    let tagged = text.trim_start().starts_with("<returncode>")
-        || text.trim_start().starts_with("<exception>");
+    let head = text.trim_start();
+    let tagged = head.starts_with("<returncode>") || head.starts_with("<exception>");
     let Some(open) = text.find("<output>").filter(|_| tagged) else {
         return 0..text.len();
     };
