@@ -63,7 +63,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             let the_tool_s = |w: &str, s: usize, e: usize| {
                 let (ls, le) = line_around(w, s, e);
                 let before = &w[ls..s.max(ls)];
-                !is_numbered_line(&w[ls..le]) && !pseudo_covers(lex, &w[ls..le], s - ls, e - ls)
+                !is_numbered_line(&w[ls..le]) && !pseudo_covers(lex, w, (ls, le), (s, e))
                     || before.contains("<NOTE>")
                     || before.contains("<response clipped>")
             };
@@ -730,7 +730,7 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             for (s, e) in hits {
                 let (ls, le) = line_around(w, s, e);
                 let line = &w[ls..le];
-                if pseudo_covers(lex, line, s - ls, e - ls) {
+                if pseudo_covers(lex, w, (ls, le), (s, e)) {
                     continue;
                 }
                 if line.trim().len() < 2 || is_numbered_line(line) {
@@ -822,10 +822,18 @@ fn is_numbered_line(line: &str) -> bool {
 }
 
 /// Whether a pseudo-trigger (success phrased negatively, a commit's subject, a boxed code
-/// excerpt) covers the trigger at `[s, e)` of `line`.
-fn pseudo_covers(lex: &Lexicon, line: &str, s: usize, e: usize) -> bool {
+/// excerpt) covers the trigger at `[s, e)` of `text`, read on its line `[ls, le)` as
+/// `line_around` gives it: trimmed, so a trigger may start in the space before it (`^\s*fatal:`)
+/// or run past its 240 bytes.
+fn pseudo_covers(
+    lex: &Lexicon,
+    text: &str,
+    (ls, le): (usize, usize),
+    (s, e): (usize, usize),
+) -> bool {
+    let (s, e) = (s.clamp(ls, le) - ls, e.clamp(ls, le) - ls);
     lex.pseudo
-        .find_all(line)
+        .find_all(&text[ls..le])
         .iter()
         .any(|&(ps, pe)| ps <= s && e <= pe || overlaps((ps, pe), (s, e)))
 }
@@ -1147,6 +1155,11 @@ mod tests {
         assert_eq!(
             verdict("ls: cannot access 'x': No such file or directory"),
             Some(Subkind::NotFound)
+        );
+        // A trigger that starts in the space before its line's text ("^\s*fatal:").
+        assert_eq!(
+            verdict("To push it:\n    fatal: not a git repository (or any parent): .git"),
+            Some(Subkind::Error)
         );
         // A harness's label before the message on the same line.
         assert_eq!(
