@@ -786,18 +786,10 @@ impl Reader<'_> {
                 // ("the API throttles requests… I'll repeat that request": a different, earlier
                 // request, so "that" needs the same word, not just the same stem).
                 let near = matches!(demonstrative.as_deref(), Some("this" | "these"));
-                let noun_stem = stem(noun);
                 // ("aider/io.py\n\nThis file contains …": the turn named the file.)
-                let said_before = tokens(&t[..s]).any(|(_, w)| {
-                    if near {
-                        stem(w) == noun_stem
-                    } else {
-                        w.eq_ignore_ascii_case(noun)
-                    }
-                }) || near
-                    && lex.file_nouns.contains(&noun.to_lowercase())
-                    && seg.file_before(s);
-                if said_before {
+                if said_before(&t[..s], noun, near)
+                    || near && lex.file_nouns.contains(&noun.to_lowercase()) && seg.file_before(s)
+                {
                     continue;
                 }
                 // ("Let me mark this task as in progress:" with `bd update spotter-4te.3`: the
@@ -1475,9 +1467,8 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
 }
 
 /// "each of these trails", "both of those files": the noun after the demonstrative that ends
-/// `phrase` was said earlier in the turn (its stem after "these"; the word itself after "those",
-/// which may point further back), or a colon after it opens the list it means ("each of these
-/// bars: A, B"), so the phrase points inside the turn.
+/// `phrase` was said earlier in the turn (`said_before`), or a colon after it opens the list it
+/// means ("each of these bars: A, B"), so the phrase points inside the turn.
 fn points_inside_turn(phrase: &str, t: &str, s: usize, e: usize) -> bool {
     let last = phrase.rsplit(' ').next().unwrap_or("").to_ascii_lowercase();
     if !matches!(last.as_str(), "these" | "those") || !t[e..].starts_with(' ') {
@@ -1490,14 +1481,18 @@ fn points_inside_turn(phrase: &str, t: &str, s: usize, e: usize) -> bool {
     else {
         return false;
     };
-    t[e + k + noun.len()..].starts_with(':')
-        || tokens(&t[..s]).any(|(_, w)| {
-            if last == "these" {
-                stem(w) == stem(noun)
-            } else {
-                w.eq_ignore_ascii_case(noun)
-            }
-        })
+    t[e + k + noun.len()..].starts_with(':') || said_before(&t[..s], noun, last == "these")
+}
+
+/// Whether `before` says `noun` as a demonstrative before it would point back at: its stem after
+/// "this"/"these" (`near`), the word itself after "that"/"those", which may point further back
+/// ("the API throttles requests… I'll repeat that request").
+fn said_before(before: &str, noun: &str, near: bool) -> bool {
+    let noun_stem = near.then(|| stem(noun));
+    tokens(before).any(|(_, w)| match &noun_stem {
+        Some(n) => stem(w) == *n,
+        None => w.eq_ignore_ascii_case(noun),
+    })
 }
 
 /// After a comma, words that carry on the sentence instead of describing what precedes it: "I'll
