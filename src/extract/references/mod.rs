@@ -1,0 +1,724 @@
+//! References: expressions in a user or assistant turn that can only be understood through an
+//! earlier turn (ordinals, anaphoric descriptions, pronouns, opaque identifiers), bound to their
+//! antecedent in the same forward pass.
+//!
+//! One pass over the turns keeps, for the visible part of the trajectory (after the latest
+//! compaction), the latest turn with an enumeration, the latest turn mentioning each head noun,
+//! the defining turn of each identifier, and the previous turn. A reference is bound to what these
+//! hold when it is read; with nothing to bind to it is unbound. A compaction boundary empties them:
+//! what lay before it is no longer visible.
+
+use super::calls::{CallInfo, Calls};
+use super::lexicon::Lexicon;
+use super::obligations::is_list_item;
+use super::words::{
+    is_fence_line, is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence,
+};
+use super::{fact_at, Fact, Link, Status, Subkind};
+use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
+use crate::source::Span;
+use crate::text::{ceil_boundary, floor_boundary, Text};
+// Words and ids are hashed once per token of every turn: a fast hash.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+// One module per kind; each adds its finder to `Reader` and reads the state kept here.
+mod descriptions;
+mod ids;
+mod ordinals;
+mod pronouns;
+
+pub use ids::identifiers;
+use ids::{id_window, names_its_record, record_values, see_id};
+
+/// Where an identifier was seen: first, first in a tool result (where its content is given),
+/// and most recently.
+#[derive(Clone, Copy)]
+struct IdSeen {
+    first: usize,
+    first_result: Option<usize>,
+    /// The first result that gives its record (`"reservation_id": "8C8K4E"` among the
+    /// fields), rather than only listing it.
+    first_record: Option<usize>,
+    latest: usize,
+}
+
+impl IdSeen {
+    /// The turn that says what the id is: the first result giving its record, else the first
+    /// result holding it, else its first sighting.
+    fn defining(&self) -> usize {
+        self.first_record
+            .or(self.first_result)
+            .unwrap_or(self.first)
+    }
+
+    /// Two sightings of one id (under a short and a full form) as one.
+    fn merge(&self, other: &IdSeen) -> IdSeen {
+        IdSeen {
+            first: self.first.min(other.first),
+            first_result: earliest(self.first_result, other.first_result),
+            first_record: earliest(self.first_record, other.first_record),
+            latest: self.latest.max(other.latest),
+        }
+    }
+}
+
+fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+#[derive(Default)]
+struct Visible {
+    previous: Option<usize>,
+    last_list: Option<usize>,
+    noun_last: HashMap<String, usize>,
+    /// The first turn (of the visible window) that says each noun: what "the original X" is.
+    noun_first: HashMap<String, usize>,
+    /// identifier → (first turn it appears in, first tool-result turn it appears in)
+    ids: HashMap<String, IdSeen>,
+    /// The latest user or assistant turn, and the latest tool result.
+    last_dialogue: Option<usize>,
+    last_result: Option<usize>,
+    last_user: Option<usize>,
+    last_assistant: Option<usize>,
+    seen_dialogue: bool,
+    /// A compaction replaced what came before this window: a referent not found in the window
+    /// may have been there, so it is unbound rather than guessed.
+    after_compaction: bool,
+    /// Identifiers seen only before the latest compaction.
+    ids_compacted: HashMap<String, usize>,
+    /// The last few turns with content, newest last.
+    recent: std::collections::VecDeque<usize>,
+    /// The last few turns making a call of each action family (`edit`, `search`, …): "the
+    /// second edit", "the inserted line", "the file you grepped" point at one of them.
+    by_family: HashMap<String, std::collections::VecDeque<usize>>,
+    /// The calls whose result is still to come (by turn and call index).
+    awaiting: HashSet<(usize, usize)>,
+    /// Short forms prose uses for a longer id: `gqc.4` for `spotter-gqc.4`, `6276644` for
+    /// `gift_card_6276644`.
+    id_alias: HashMap<String, String>,
+    /// The number a tracked item goes by in prose ("task 6"), to the latest id shown ending in
+    /// it (`spotter-4te.6`).
+    numbered: HashMap<String, String>,
+    /// Where the record that defines each id is: the tool result (turn, segment) and the
+    /// offset of the id in it. A turn that says the record's values restates what the id is.
+    id_record: HashMap<String, (usize, usize, usize, usize)>,
+}
+
+impl Visible {
+    /// A fresh window after a compaction or reset, remembering which ids it replaced.
+    fn after(self, compaction: bool) -> Visible {
+        let mut ids_compacted = self.ids_compacted;
+        for (id, seen) in self.ids {
+            ids_compacted.insert(id, seen.first_result.unwrap_or(seen.first));
+        }
+        Visible {
+            seen_dialogue: self.seen_dialogue,
+            after_compaction: compaction,
+            ids_compacted: if compaction {
+                ids_compacted
+            } else {
+                HashMap::default()
+            },
+            ..Visible::default()
+        }
+    }
+
+    /// Whether `text` says at least four words of the record that defines `id` ("reservation
+    /// FQ8APE from New York (EWR) to Chicago (ORD), in basic economy"). (Measured: two or three,
+    /// a flight's route or a class, are how a user picks an id, not what it is.)
+    fn restates_record(&self, traj: &Trajectory, id: &str, text: &str) -> bool {
+        let full = self.id_alias.get(id).map_or(id, String::as_str);
+        let Some(&(turn, seg, s, e)) = self.id_record.get(full).or_else(|| self.id_record.get(id))
+        else {
+            return false;
+        };
+        let Some(result) = traj.turns[turn].segments.get(seg) else {
+            return false;
+        };
+        let values = record_values(&result.text.text, s, e);
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() >= 3)
+            .map(str::to_lowercase)
+            .collect();
+        values
+            .iter()
+            .filter(|v| words.iter().any(|w| **w == ***v))
+            .nth(3)
+            .is_some()
+    }
+
+    /// The antecedent to bind to when the fitting one is `fitting`: else the previous turn, unless
+    /// a compaction may have taken the referent.
+    fn or_previous(&self, fitting: Option<usize>) -> Option<usize> {
+        fitting.or(if self.after_compaction {
+            None
+        } else {
+            self.previous
+        })
+    }
+
+    /// Turns a reference may point at besides its antecedent: the latest user and assistant
+    /// turns and the last few turns before it. Which one the writer meant cannot always be
+    /// shown, so each stays live.
+    fn nearby(&self) -> Vec<Option<usize>> {
+        let mut out = vec![
+            self.previous,
+            self.last_dialogue,
+            self.last_user,
+            self.last_assistant,
+        ];
+        out.extend(self.recent.iter().map(|&t| Some(t)));
+        out
+    }
+
+    /// `nearby` plus the last tool result: where a pronoun's referent may lie ("It failed again").
+    fn nearby_for_a_pronoun(&self) -> Vec<Option<usize>> {
+        let mut out = self.nearby();
+        out.push(self.last_result);
+        out
+    }
+
+    /// `nearby` plus the latest turns whose calls did what `words` name ("edit", "inserted",
+    /// "grepped").
+    fn nearby_and_acting(&self, words: &str, lex: &Lexicon) -> Vec<Option<usize>> {
+        let mut out = self.nearby();
+        for family in super::obligations::families_of(words, lex) {
+            if let Some(turns) = self.by_family.get(&family) {
+                out.extend(turns.iter().map(|&t| Some(t)));
+            }
+        }
+        out
+    }
+}
+
+/// Whether the binder stops at a compaction (what the agent sees) or reads on through it (where
+/// a reference would bind had nothing been replaced: the `reference-across-compaction` rule).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Compactions {
+    Stop,
+    SeeThrough,
+}
+
+pub fn extract(
+    traj: &Trajectory,
+    lex: &Lexicon,
+    calls: &Calls,
+    compactions: Compactions,
+    facts: &mut Vec<Fact>,
+) {
+    // Surface form (as written, lowercase, and its plural) → stem, so the scan needs no stemming.
+    let nouns: HashMap<String, String> = lex
+        .nouns
+        .iter()
+        .flat_map(|n| [n.to_lowercase(), format!("{}s", n.to_lowercase())])
+        .map(|f| {
+            let s = stem(&f);
+            (f, s)
+        })
+        .collect();
+    // The task's own words (the opening of the first user message): a turn that quotes them
+    // restates "the original request" it names.
+    let task: &str = traj
+        .turns
+        .iter()
+        .find(|u| u.role == Role::User && u.has_text())
+        .and_then(|u| u.segments.first())
+        .map(|s| opening(&s.text.text))
+        .unwrap_or("");
+    let mut vis = Visible::default();
+    for (i, turn) in traj.turns.iter().enumerate() {
+        let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
+        let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
+        if resets || compaction && compactions == Compactions::Stop {
+            vis = std::mem::take(&mut vis).after(compaction);
+            continue;
+        }
+        let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
+        // The identifiers of each segment: what this turn refers back to, and what later turns
+        // can refer back to.
+        let ids: Vec<Vec<(usize, usize)>> = if turn.role == Role::Event {
+            Vec::new()
+        } else {
+            turn.segments
+                .iter()
+                .map(|s| identifiers(&s.text.text, lex))
+                .collect()
+        };
+        if dialogue && vis.seen_dialogue {
+            let reader = Reader {
+                i,
+                turn,
+                seg_ids: &ids,
+                task,
+                traj,
+                lex,
+                infos: calls.of_turn(i),
+                vis: &vis,
+            };
+            reader.find(facts);
+        } else if dialogue {
+            before_the_log(i, turn, lex, facts);
+        }
+        remember(i, turn, &ids, calls, &nouns, &mut vis);
+        if dialogue {
+            vis.seen_dialogue = true;
+        }
+    }
+}
+
+/// The log's first dialogue turn can still point back past its start: "summarize the
+/// conversation so far, paying attention to your previous actions" (a compaction agent's log
+/// holds none of them). A strong backward cue before a noun for what is said or done in a
+/// conversation is such a reference, unbound: nothing the analyzer sees is its antecedent.
+fn before_the_log(i: usize, turn: &Turn, lex: &Lexicon, facts: &mut Vec<Fact>) {
+    for seg in turn
+        .segments
+        .iter()
+        .filter(|s| s.kind == SegmentKind::Prose)
+    {
+        let t = seg.text.text.as_str();
+        for c in lex.description.captures_iter(t) {
+            let (Some(cue), Some(noun)) = (c.get(6), c.get(7)) else {
+                continue;
+            };
+            let cue = cue.as_str().to_lowercase();
+            let head = noun.as_str().rsplit(' ').next().unwrap_or("");
+            // ("my previous booking" is the user's own world, not this conversation's.)
+            let theirs =
+                cue.starts_with("the ") || cue.starts_with("your ") || cue.starts_with("our ");
+            if theirs && lex.said_or_done_nouns.contains(&head.to_lowercase()) {
+                let m = c.get(0).map_or(0..0, |m| m.range());
+                let mut f = fact_at(Subkind::Anaphoric, i, &seg.text, m.start, m.end);
+                f.status = Status::Unbound;
+                facts.push(f);
+            }
+        }
+    }
+}
+
+fn link(traj: &Trajectory, turn: usize) -> Link {
+    let t = &traj.turns[turn];
+    Link {
+        turn,
+        bytes: t.segments.first().map_or(t.span, |s| s.text.span),
+    }
+}
+
+/// Binds a reference to its best antecedent, keeping the other plausible ones as candidates:
+/// which of them the writer meant cannot always be shown, and each must stay (conservative).
+fn bind(f: &mut Fact, traj: &Trajectory, antecedent: Option<usize>, others: &[Option<usize>]) {
+    if let Some(a) = antecedent {
+        f.antecedent = Some(link(traj, a));
+        f.status = Status::Bound;
+    }
+    for &o in others.iter().flatten() {
+        if Some(o) != antecedent && !f.candidates.contains(&o) {
+            f.candidates.push(o);
+        }
+    }
+}
+
+/// The references of one turn as they are found. Each claims its words, so that no later
+/// pattern reads them again.
+struct Found<'a> {
+    turn: usize,
+    traj: &'a Trajectory,
+    claimed: Vec<Span>,
+    facts: &'a mut Vec<Fact>,
+}
+
+impl Found<'_> {
+    /// Whether a reference already found holds the byte at `at`.
+    fn claims(&self, at: usize) -> bool {
+        self.claimed.iter().any(|c| c.start <= at && at < c.end)
+    }
+
+    /// Records the reference at `text[s..e]`, bound as `bind` says.
+    fn push(
+        &mut self,
+        subkind: Subkind,
+        text: &Text,
+        s: usize,
+        e: usize,
+        antecedent: Option<usize>,
+        others: &[Option<usize>],
+    ) {
+        let mut f = fact_at(subkind, self.turn, text, s, e);
+        bind(&mut f, self.traj, antecedent, others);
+        self.claimed.push(Span::new(s, e));
+        self.facts.push(f);
+    }
+}
+
+/// The first 60 bytes or so of a text (on a char boundary), or nothing for a text under 40:
+/// enough to tell a quotation of it.
+fn opening(t: &str) -> &str {
+    let t = t.trim();
+    if t.len() < 40 {
+        return "";
+    }
+    &t[..floor_boundary(t, 60)]
+}
+
+/// The turn being read for references: its index, the identifiers of each of its segments and
+/// the task's own words (see `opening`), with the log, the lexicon, the turn's calls and what
+/// earlier turns made visible.
+struct Reader<'a> {
+    i: usize,
+    turn: &'a Turn,
+    seg_ids: &'a [Vec<(usize, usize)>],
+    task: &'a str,
+    traj: &'a Trajectory,
+    lex: &'a Lexicon,
+    infos: &'a [CallInfo],
+    vis: &'a Visible,
+}
+
+/// One prose segment of the turn being read, with what every kind of reference asks of it.
+struct Segment<'a> {
+    /// Its place among the turn's prose segments (0: the turn's opening is in it).
+    index: usize,
+    text: &'a Text,
+    sents: Vec<Sentence>,
+    /// Where the turn's opening ends: its first sentence, or two after a short interjection
+    /// (0 past the first segment).
+    opening_end: usize,
+    /// Where the code block this segment starts inside ends (0 when it starts in prose).
+    code_end: usize,
+    /// What the turn's other segments show (a reader may give each paragraph of a message a
+    /// segment of its own, as Aider's does).
+    around: Around,
+    /// Where the segment's first "```" and its first file name start.
+    first_code: Option<usize>,
+    first_file: Option<usize>,
+    /// Where each list item ends, in order: whether two come before an offset is a binary
+    /// search, not a scan per match.
+    item_ends: Vec<usize>,
+}
+
+impl<'a> Segment<'a> {
+    fn new(index: usize, text: &'a Text, around: Around) -> Segment<'a> {
+        let t = text.text.as_str();
+        let sents = sentences(t);
+        let code_end = if around.in_fence {
+            fence_lines(t).next().map_or(t.len(), |(_, end)| end)
+        } else {
+            0
+        };
+        let opening_end = if index == 0 {
+            let mut k = 0;
+            let mut end = 0;
+            for s in &sents {
+                end = s.end;
+                k += 1;
+                if k >= 2 || t[s.start..s.end].split_whitespace().count() > 3 {
+                    break;
+                }
+            }
+            end
+        } else {
+            0
+        };
+        let item_ends = sents
+            .iter()
+            .filter(|s| is_list_item(&t[s.start..s.end]).is_some())
+            .map(|s| s.end)
+            .collect();
+        Segment {
+            index,
+            text,
+            sents,
+            opening_end,
+            code_end,
+            around,
+            first_code: t.find("```"),
+            first_file: first_file_name(t),
+            item_ends,
+        }
+    }
+
+    /// Whether the turn shows a fenced code block before `at`.
+    fn code_before(&self, at: usize) -> bool {
+        self.around.code_before || self.first_code.is_some_and(|k| k < at)
+    }
+
+    /// Whether the turn names a file or a path before `at`.
+    fn file_before(&self, at: usize) -> bool {
+        self.around.file_before || self.first_file.is_some_and(|k| k < at)
+    }
+
+    /// Whether at least two list items end before `at`.
+    fn list_before(&self, at: usize) -> bool {
+        self.item_ends.partition_point(|&end| end <= at) >= 2
+    }
+
+    /// Whether `at` is in a sentence of prose, not in a fenced code block (which no sentence
+    /// holds: code the turn writes restates its values).
+    fn in_prose(&self, at: usize) -> bool {
+        let k = self.sents.partition_point(|x| x.end <= at);
+        at >= self.code_end && self.sents.get(k).is_some_and(|x| x.start <= at)
+    }
+}
+
+/// What a prose segment's neighbours in its turn show.
+#[derive(Clone, Copy, Default)]
+struct Around {
+    /// The segment starts inside a fenced code block an earlier one opened.
+    in_fence: bool,
+    /// An earlier segment holds a fenced code block: "This command will run …" points at it.
+    code_before: bool,
+    /// An earlier segment names a file ("aider/io.py"): "This file contains …" is it.
+    file_before: bool,
+    /// The next segment opens with a list or a code block (after at most a line naming its
+    /// file): "Here's the proposed change:" introduces it.
+    next_shows: bool,
+}
+
+/// Whether a line starts something a turn shows: a list item or a fenced code block.
+fn starts_shown(line: &str) -> bool {
+    is_list_item(line).is_some() || is_fence_line(line)
+}
+
+/// Whether a text opens with something shown, or with a fenced code block within two lines.
+fn opens_with_shown(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    starts_shown(lines.next().unwrap_or("")) || lines.next().is_some_and(is_fence_line)
+}
+
+impl Reader<'_> {
+    /// Finds the turn's references, segment by segment.
+    fn find(&self, facts: &mut Vec<Fact>) {
+        let mut found = Found {
+            turn: self.i,
+            traj: self.traj,
+            claimed: Vec::new(),
+            facts,
+        };
+        // What the segments so far show (a reader may cut one block of code into several
+        // segments, Aider's edit blocks, the later ones starting inside it).
+        let mut around = Around::default();
+        // Ids whose record this turn has given: a later mention in the turn points at that.
+        let mut restated_here: Vec<&str> = Vec::new();
+        let prose: Vec<(&crate::model::Segment, &Vec<(usize, usize)>)> = self
+            .turn
+            .segments
+            .iter()
+            .zip(self.seg_ids)
+            .filter(|(s, _)| s.kind == SegmentKind::Prose && !s.text.text.trim().is_empty())
+            .collect();
+        // An id the turn says the record of anywhere is restated in all of the turn.
+        for &(seg, ids) in &prose {
+            let t = seg.text.text.as_str();
+            for &(s, e) in ids {
+                if self
+                    .vis
+                    .restates_record(self.traj, &t[s..e], id_window(t, s, e))
+                {
+                    restated_here.push(&t[s..e]);
+                }
+            }
+        }
+        for (index, &(seg, ids)) in prose.iter().enumerate() {
+            around.next_shows = prose
+                .get(index + 1)
+                .is_some_and(|(n, _)| opens_with_shown(&n.text.text));
+            let seg = Segment::new(index, &seg.text, around);
+            let fences = fence_lines(&seg.text.text).count();
+            around.in_fence ^= fences % 2 == 1;
+            around.code_before |= fences > 0;
+            around.file_before |= seg.first_file.is_some();
+            // Each kind claims its words before the next looks: an ordinal's words are no
+            // description, a description's demonstrative no pronoun.
+            self.ordinals(&seg, &mut found);
+            self.descriptions(&seg, &mut found);
+            self.pronouns(&seg, &mut found);
+            self.identifiers(&seg, ids, &mut restated_here, &mut found);
+            self.tracked_items(&seg, &mut found);
+        }
+    }
+}
+
+/// Where the first word naming a file or a path starts.
+fn first_file_name(text: &str) -> Option<usize> {
+    text.split_whitespace()
+        .find(|w| {
+            let w = w.trim_matches([',', '.', '(', ')', ':', '"', '\'', '`']);
+            // ("e.g.", "$245.50", "05/26" are not names, nor a command such as "/ask".)
+            (w.contains('.') || w.chars().skip(1).any(|c| c == '/'))
+                && w.chars().any(|c| c.is_ascii_alphabetic())
+                && !matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "e.g" | "i.e" | "etc" | "vs"
+                )
+        })
+        .map(|w| w.as_ptr() as usize - text.as_ptr() as usize)
+}
+
+/// How many of the latest turns a reference keeps live besides its antecedent.
+const RECENT: usize = 4;
+
+/// The fence lines (```) of a text, as (start, end) offsets.
+fn fence_lines(t: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    t.split_inclusive('\n')
+        .scan(0, |at, line| {
+            let start = *at;
+            *at += line.len();
+            Some((start, *at, line))
+        })
+        .filter(|(_, _, line)| is_fence_line(line))
+        .map(|(start, end, _)| (start, end))
+}
+
+/// The first and last `n` bytes of a text (the whole text when it is short), on char boundaries.
+fn head_and_tail(t: &str, n: usize) -> Vec<&str> {
+    if t.len() <= 2 * n {
+        return vec![t];
+    }
+    vec![
+        &t[..floor_boundary(t, n)],
+        &t[ceil_boundary(t, t.len() - n)..],
+    ]
+}
+
+/// How many turns per action family stay candidates.
+const ACTING: usize = 3;
+
+/// Records that turn `i` did what a call does.
+fn act(vis: &mut Visible, i: usize, families: &[String]) {
+    for family in families {
+        let turns = vis.by_family.entry(family.clone()).or_default();
+        if turns.back() != Some(&i) {
+            if turns.len() == ACTING {
+                turns.pop_front();
+            }
+            turns.push_back(i);
+        }
+    }
+}
+
+fn remember(
+    i: usize,
+    turn: &Turn,
+    seg_ids: &[Vec<(usize, usize)>],
+    calls: &Calls,
+    nouns: &HashMap<String, String>,
+    vis: &mut Visible,
+) {
+    if turn.role == Role::Event {
+        return;
+    }
+    let is_result = turn.role == Role::Tool;
+    let mut items = 0;
+    let mut lower = String::new();
+    for (k, (seg, ids)) in turn.segments.iter().zip(seg_ids).enumerate() {
+        let t = seg.text.text.as_str();
+        // What a later "that error" points at is said near the start or the end of a large
+        // output (a file print's middle is data): read those parts for head nouns.
+        // (Not the system prompt's: "the original payment" is the reservation's, not the
+        // policy's.)
+        let parts = if turn.role == Role::System {
+            Vec::new()
+        } else {
+            head_and_tail(t, 4096)
+        };
+        for part in parts {
+            // Runs of letters: a field name says its noun too (`payment_history`).
+            for w in part.split(|c: char| !c.is_ascii_alphabetic()) {
+                if (3..=16).contains(&w.len()) {
+                    lower.clear();
+                    lower.push_str(w);
+                    lower.make_ascii_lowercase();
+                    if let Some(s) = nouns.get(lower.as_str()) {
+                        // (No new key for a noun seen before: most words repeat.)
+                        match vis.noun_last.get_mut(s) {
+                            Some(last) => *last = i,
+                            None => {
+                                vis.noun_last.insert(s.clone(), i);
+                                vis.noun_first.entry(s.clone()).or_insert(i);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for &(s, e) in ids {
+            let id = &t[s..e];
+            see_id(vis, id, i, is_result);
+            if !is_result {
+                continue;
+            }
+            let Some(seen) = vis.ids.get_mut(id) else {
+                continue;
+            };
+            // The first result to hold it, or better the first to give its record.
+            let record = names_its_record(&t[..s]) && seen.first_record.is_none();
+            if record {
+                seen.first_record = Some(i);
+            }
+            if record || seen.first_result == Some(i) && !vis.id_record.contains_key(id) {
+                vis.id_record.insert(id.to_string(), (i, k, s, e));
+            }
+        }
+        items += t.lines().filter(|l| is_list_item(l).is_some()).count();
+        if is_result
+            && (t.trim_start().starts_with('[')
+                || t.lines().filter(|l| !l.trim().is_empty()).nth(1).is_some())
+        {
+            items += 2;
+        }
+    }
+    // A result is what its call did: "the file you grepped" is in the grep's output.
+    if let Some(a) = turn
+        .result
+        .as_ref()
+        .and_then(|r| r.call)
+        .filter(|call| vis.awaiting.remove(call))
+        .and_then(|(t, k)| calls.of_turn(t).get(k))
+    {
+        act(vis, i, &a.families);
+        // A printed file is "the code" a later turn talks about, whatever words it holds.
+        if a.kind == super::null_results::CallKind::ReadFile {
+            for noun in ["code", "file", "source"] {
+                vis.noun_last.insert(stem(noun), i);
+            }
+        }
+    }
+    for (k, (c, info)) in turn.calls.iter().zip(calls.of_turn(i)).enumerate() {
+        for &(s, e) in &info.ids {
+            see_id(vis, &c.arguments[s..e], i, false);
+        }
+        act(vis, i, &info.families);
+        vis.awaiting.insert((i, k));
+    }
+    if items >= 2 {
+        vis.last_list = Some(i);
+    }
+    // The system prompt is the standing frame, not something a turn refers back to by "that";
+    // what the harness injects later (a hook's report, a finished job's notice) is an event of
+    // the run.
+    if (turn.role != Role::System || vis.seen_dialogue)
+        && (turn.has_text() || turn.result.is_some() || !turn.calls.is_empty())
+    {
+        vis.previous = Some(i);
+        if vis.recent.len() == RECENT {
+            vis.recent.pop_front();
+        }
+        vis.recent.push_back(i);
+    }
+    match turn.role {
+        Role::User if turn.has_text() => {
+            vis.last_dialogue = Some(i);
+            vis.last_user = Some(i);
+        }
+        Role::Assistant if turn.has_text() => {
+            vis.last_dialogue = Some(i);
+            vis.last_assistant = Some(i);
+        }
+        Role::Tool => vis.last_result = Some(i),
+        _ => {}
+    }
+}
