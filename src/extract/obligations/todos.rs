@@ -1,0 +1,137 @@
+//! Todo tools (TodoWrite and the like) and issue trackers: each item a plan step, its status
+//! kept by the latest write.
+
+use super::*;
+
+/// Todo tools (TodoWrite, update_plan): every pending or in-progress item is a plan step, keyed by
+/// its content so that a later write marking it completed (or dropping it) discharges it.
+pub(super) fn todo_steps(
+    turn: usize,
+    t: &crate::model::Turn,
+    infos: &[CallInfo],
+    bytes: &[u8],
+    lex: &Lexicon,
+    facts: &mut Vec<Fact>,
+) {
+    for (call, info) in t.calls.iter().zip(infos) {
+        // An issue tracker driven from the shell: `bd update X --status in_progress` opens a
+        // step that a later `bd close X` discharges.
+        if let Some(cmd) = &info.command {
+            if lex.tracker_open.is_match(cmd) {
+                if let Some(item) = tracker_item(cmd, lex) {
+                    let mut f = Fact::new(
+                        Subkind::PlanStep,
+                        turn,
+                        call.span,
+                        cmd.chars().take(200).collect(),
+                    );
+                    f.todo_key = Some(format!("tracker:{item}"));
+                    f.terms = terms(cmd);
+                    f.tool = Some(call.name.clone());
+                    facts.push(f);
+                }
+            }
+            continue;
+        }
+        let name = call.name.to_lowercase();
+        if !(name.contains("todo") || name == "update_plan") {
+            continue;
+        }
+        for item in todo_items(call, bytes) {
+            if item.status == "completed" || item.status == "cancelled" {
+                continue;
+            }
+            let mut f = match &item.text {
+                Some(tx) => fact_at(Subkind::PlanStep, turn, tx, 0, tx.text.len()),
+                None => Fact::new(Subkind::PlanStep, turn, call.span, item.content.clone()),
+            };
+            let cw = ChunkWords::of(&item.content, lex);
+            f.action = cw.families.first().cloned();
+            f.terms = cw.terms;
+            f.terms
+                .extend(cw.all_families.iter().map(|x| format!("@{x}")));
+            f.code = cw.code;
+            f.todo_key = Some(todo_key(&item.content));
+            f.tool = Some(call.name.clone());
+            facts.push(f);
+        }
+    }
+}
+
+/// The item a tracker command acts on: its first identifier (`spotter-fum.2`, `#123`, `ABC-42`).
+pub fn tracker_item(cmd: &str, lex: &Lexicon) -> Option<String> {
+    crate::extract::references::identifiers(cmd, lex)
+        .first()
+        .map(|&(s, e)| cmd[s..e].to_string())
+}
+
+pub fn todo_key(content: &str) -> String {
+    content
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+pub struct TodoItem {
+    pub content: String,
+    pub status: String,
+    /// The item's content string in the raw file, when the arguments are JSON in the file.
+    pub text: Option<Text>,
+}
+
+/// The items of a todo call: read from the raw call in the file when its input is an object
+/// there (exact spans), else from the arguments text.
+pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
+    let d = Doc::new(bytes);
+    if let Ok(v) = json::parse(bytes, call.span.start, call.span.end.min(bytes.len())) {
+        let input = d
+            .get(&v, "input")
+            .or_else(|| d.get(&v, "args"))
+            .or_else(|| d.get(&v, "arguments"));
+        if let Some(input) = input {
+            if matches!(input.kind, json::Kind::Object(_)) {
+                let list = d.get(input, "todos").or_else(|| d.get(input, "plan"));
+                if let Some(list) = list {
+                    return d
+                        .items(list)
+                        .iter()
+                        .filter_map(|it| {
+                            let cv = d.get(it, "content").or_else(|| d.get(it, "step"))?;
+                            Some(TodoItem {
+                                content: d.str(cv)?,
+                                status: d.get_str(it, "status").unwrap_or_default(),
+                                text: d.text(cv),
+                            })
+                        })
+                        .collect();
+                }
+            }
+        }
+    }
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&call.arguments) else {
+        return Vec::new();
+    };
+    let list = v.get("todos").or_else(|| v.get("plan"));
+    list.and_then(|l| l.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|it| {
+                    Some(TodoItem {
+                        content: it
+                            .get("content")
+                            .or_else(|| it.get("step"))?
+                            .as_str()?
+                            .to_string(),
+                        status: it
+                            .get("status")
+                            .and_then(|s| s.as_str())
+                            .unwrap_or("")
+                            .to_string(),
+                        text: None,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
