@@ -2397,6 +2397,15 @@ fn a_failure_that_asks_for_the_call_again_is_also_owed_to_the_next_call() {
         "{:#?}",
         a.analysis.facts
     );
+    // A page's banner asks on the line under the failure, past a blank one.
+    let c = lines(
+        "Browse\nWorkspace\n\nThere was an error loading the content\n\nPlease try again. If the \
+         issue persists, contact Support.\n\nExplore\nAbout us",
+    );
+    let retry = of_kind(&c, &[Subkind::ToolRetry]);
+    assert_eq!(retry.len(), 1, "{:#?}", c.analysis.facts);
+    assert_eq!(retry[0].text, "Please try again");
+    assert_eq!(of_kind(&c, &[Subkind::Error]).len(), 1);
     // A failure that asks for nothing defers nothing.
     let b = lines("Error: we experienced an issue returning your results.");
     assert!(of_kind(&b, &[Subkind::ToolRetry]).is_empty());

@@ -147,10 +147,19 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         }
 
         // "We experienced an issue returning your results. Please try again.": a failure that
-        // asks for the same call again also defers the work to it.
+        // asks for the same call again, on its line or the next one (a page's banner puts
+        // "Please try again." under "There was an error loading the content"), also defers the work to
+        // it.
         let again = match (&found, &text_hit) {
             (Some(f), Some((t, h))) if f.subkind == Subkind::Error => {
                 let (ls, le) = line_around(&t.text, h.start, h.end);
+                let rest = &t.text[le..];
+                let next = le + rest.len() - rest.trim_start().len();
+                let le = if next < t.text.len() {
+                    line_around(&t.text, next, next).1
+                } else {
+                    le
+                };
                 lex.retry_again
                     .first(&t.text[ls..le])
                     .map(|(s, e)| fact_at(Subkind::ToolRetry, i, t, ls + s, ls + e))
@@ -1052,6 +1061,7 @@ mod tests {
         for banner in [
             "We experienced an issue returning your results. Please try again.",
             "Something went wrong. Refresh the page.",
+            "There was an error loading the content",
             "Access to this page has been denied.",
             "This site can't be reached",
         ] {
