@@ -2751,6 +2751,18 @@ fn an_id_named_by_a_backward_cue_points_back() {
 }
 
 #[test]
+fn the_provided_link_in_a_turn_that_shows_the_url_points_at_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find the book's page on JSTOR."},
+        {"role": "assistant", "content": "Here is the link: [The book](https://www.jstor.org/stable/j.ctv9b2xdv)\n\n1. Open the book using the provided link."},
+        {"role": "assistant", "content": "Open the book using the provided link and go to page 11."},
+    ]));
+    // Only the turn that does not show the URL points back at it.
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(found, [(2, "the provided link")]);
+}
+
+#[test]
 fn a_way_around_this_points_back_and_a_pattern_like_this_colon_does_not() {
     let a = analyse(json!([
         {"role": "user", "content": "I want to cancel my flight."},

@@ -163,6 +163,8 @@ struct ReferenceLists {
     #[serde(default)]
     file_nouns: Vec<String>,
     #[serde(default)]
+    link_nouns: Vec<String>,
+    #[serde(default)]
     expletive_it: Vec<String>,
     #[serde(default)]
     pronoun_start: Vec<String>,
@@ -425,6 +427,7 @@ pub struct Lexicon {
     /// Things a call acts on that exist before it ("file", "script"): "let's run this file"
     /// points at the turn that showed it, not at the turn's own work.
     pub file_nouns: HashSet<String>,
+    pub link_nouns: HashSet<String>,
     pub expletive_it: Patterns,
     pub pronoun_start: Patterns,
     pub pronoun_object: Patterns,
@@ -680,6 +683,7 @@ impl Lexicon {
                 .collect(),
             record_nouns: r.record_nouns.iter().map(|w| w.to_lowercase()).collect(),
             file_nouns: r.file_nouns.iter().map(|w| w.to_lowercase()).collect(),
+            link_nouns: r.link_nouns.iter().map(|w| w.to_lowercase()).collect(),
             ordinal_words: r.ordinal_words.clone(),
         };
         Ok(lex)
@@ -758,6 +762,7 @@ fn merge(into: &mut File, f: File) {
     r.said_or_done_nouns.extend(f.reference.said_or_done_nouns);
     r.record_nouns.extend(f.reference.record_nouns);
     r.file_nouns.extend(f.reference.file_nouns);
+    r.link_nouns.extend(f.reference.link_nouns);
     r.expletive_it.extend(f.reference.expletive_it);
     r.pronoun_start.extend(f.reference.pronoun_start);
     r.pronoun_object.extend(f.reference.pronoun_object);

@@ -235,6 +235,12 @@ impl Reader<'_> {
             if restates_in_parentheses(t, e) || names_it_next(&t[e..]) {
                 continue;
             }
+            // "the provided link" where the turn shows a URL: the turn gives the link.
+            if lex.link_nouns.contains(&noun.to_lowercase())
+                && (t.contains("https://") || t.contains("http://"))
+            {
+                continue;
+            }
             let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
             // A cue that names an action ("the inserted line") points at a turn that did it.
             let cue = c.get(2).map_or("", |b| b.as_str());
