@@ -2751,6 +2751,20 @@ fn an_id_named_by_a_backward_cue_points_back() {
 }
 
 #[test]
+fn this_approach_whose_outcome_a_turn_reports_is_not_the_code_it_shows() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Count the images in the Lego article."},
+        {"role": "assistant", "content": "Let's scrape the tables with the header keyword Image."},
+        {"role": "user", "content": "exitcode: 0 (execution succeeded)\nCode output: []"},
+        {"role": "assistant", "content": "No tables were found. Since this approach did not yield any results, we will parse the HTML instead.\n\n```python\nprint(len(soup.find_all('img')))\n```"},
+        {"role": "assistant", "content": "The page is large. Let's count the tags with this approach:\n\n```python\nprint(len(soup.find_all('img')))\n```"},
+    ]));
+    // The first has run and failed; the second is the code the turn shows.
+    let found = turns_and_texts(&a, &[Subkind::Anaphoric]);
+    assert_eq!(found, [(3, "this approach")]);
+}
+
+#[test]
 fn the_provided_link_in_a_turn_that_shows_the_url_points_at_it() {
     let a = analyse(json!([
         {"role": "user", "content": "Find the book's page on JSTOR."},

@@ -110,9 +110,12 @@ impl Reader<'_> {
             // Past a turn's opening, "this"/"these" point at what the turn itself shows when it
             // shows something (the edit it makes, the code it quotes, the list it has just
             // given: "1. Change the flight … Please confirm these changes").
+            // (Not one whose outcome the sentence reports: "Since this approach did not yield
+            // any results": the turn's own work has no outcome yet.)
             let past_work = matches!(demonstrative.as_deref(), Some("this" | "these"))
                 && s >= seg.opening_end
-                && (shows_work || seg.code_before(t.len()) || seg.list_before(s));
+                && (shows_work || seg.code_before(t.len()) || seg.list_before(s))
+                && !next_word_in(&t[e..], OUTCOME_VERBS);
             // The task is never the turn's own work: "Here is the final script: … we can
             // consider this task complete" points at the task as given.
             // (Unless it is an item the turn's calls act on: "Let me close this task" with
@@ -410,6 +413,21 @@ const VERB_NOUNS: &[&str] = &[
 ];
 
 /// Words after "that" that make it a complementizer ("shows that the test fails").
+/// Verbs that report how something already run went ("this approach did not work").
+const OUTCOME_VERBS: &[&str] = &[
+    "did",
+    "didn't",
+    "failed",
+    "returned",
+    "yielded",
+    "produced",
+    "worked",
+    "succeeded",
+    "gave",
+    "resulted",
+    "led",
+];
+
 pub(super) const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
