@@ -957,6 +957,27 @@ fn a_list_of_what_the_turn_s_edit_changes_is_narration_and_a_plan_ahead_is_owed(
 }
 
 #[test]
+fn what_still_needs_doing_heads_a_plan_and_what_changed_does_not() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Add the debug view."},
+        {"role": "assistant", "content": "Files changed:\n\n- CSS for the debug grid\n- Tests for the toggle handler"},
+        {"role": "assistant", "content": "Still need to:\n\n- CSS for the debug grid\n- Tests for the toggle handler"},
+        {"role": "assistant", "content": "Pending tasks:\n\n1. Debug grid CSS, after the template\n2. Toggle handler tests"},
+    ]));
+    let steps = turns_and_texts(&a, &[Subkind::PlanStep]);
+    assert_eq!(
+        steps,
+        [
+            (2, "CSS for the debug grid"),
+            (2, "Tests for the toggle handler"),
+            (3, "Debug grid CSS, after the template"),
+            (3, "Toggle handler tests")
+        ],
+        "{steps:#?}"
+    );
+}
+
+#[test]
 fn being_about_to_do_something_is_a_commitment() {
     let a = analyse(json!([
         {"role": "user", "content": "Find wheelchair-accessible bars near the museum."},
