@@ -427,6 +427,7 @@ pub struct Lexicon {
     /// Things a call acts on that exist before it ("file", "script"): "let's run this file"
     /// points at the turn that showed it, not at the turn's own work.
     pub file_nouns: HashSet<String>,
+    /// What a URL is ("link", "url"): "the provided link" in a text that shows a URL is that URL.
     pub link_nouns: HashSet<String>,
     pub expletive_it: Patterns,
     pub pronoun_start: Patterns,

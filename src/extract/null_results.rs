@@ -148,8 +148,8 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
 
         // "We experienced an issue returning your results. Please try again.": a failure that
         // asks for the same call again, on its line or the next one (a page's banner puts
-        // "Please try again." under "There was an error loading the content"), also defers the work to
-        // it.
+        // "Please try again." under "There was an error loading the content"), also defers the
+        // work to it.
         let again = match (&found, &text_hit) {
             (Some(f), Some((t, h))) if f.subkind == Subkind::Error => {
                 let (ls, le) = line_around(&t.text, h.start, h.end);

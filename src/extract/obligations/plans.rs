@@ -29,9 +29,6 @@ pub fn is_list_item(line: &str) -> Option<usize> {
     Some(lead + (t.len() - rest2.len()))
 }
 
-/// Plan steps: items of a list the agent declares as what it will do: the list follows a plan
-/// header, or most items start with an imperative verb. Checked items and past-tense items are
-/// reports, not plans.
 /// Which lists of a text are plans.
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Plans {
@@ -77,6 +74,9 @@ impl<'t> Prose<'t, '_> {
     }
 }
 
+/// Plan steps: items of a list the agent declares as what it will do: the list follows a plan
+/// header, or most items start with an imperative verb. Checked items and past-tense items are
+/// reports, not plans.
 pub(super) fn plan_steps(
     turn: usize,
     prose: &Prose,

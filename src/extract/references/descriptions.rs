@@ -238,7 +238,7 @@ impl Reader<'_> {
             if restates_in_parentheses(t, e) || names_it_next(&t[e..]) {
                 continue;
             }
-            // "the provided link" where the turn shows a URL: the turn gives the link.
+            // "the provided link" in a text that shows a URL: the text gives the link.
             if lex.link_nouns.contains(&noun.to_lowercase())
                 && (t.contains("https://") || t.contains("http://"))
             {
@@ -412,7 +412,6 @@ const VERB_NOUNS: &[&str] = &[
     "request", "edit", "patch", "log", "record", "order", "return", "report",
 ];
 
-/// Words after "that" that make it a complementizer ("shows that the test fails").
 /// Verbs that report how something already run went ("this approach did not work").
 const OUTCOME_VERBS: &[&str] = &[
     "did",
@@ -428,6 +427,7 @@ const OUTCOME_VERBS: &[&str] = &[
     "led",
 ];
 
+/// Words after "that" that make it a complementizer ("shows that the test fails").
 pub(super) const DETERMINERS: &[&str] = &[
     "the", "a", "an", "this", "that", "these", "those", "it", "we", "i", "you", "they", "he",
     "she", "there", "our", "my", "your", "his", "her", "its", "their", "some", "all", "no", "each",
