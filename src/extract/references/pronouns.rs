@@ -1,5 +1,5 @@
-//! Pronouns that open a turn with no antecedent in it ("It failed again", "I can help you with that"),
-//! bound to the previous turn; expletive "it" is not one.
+//! Pronouns that open a turn with no antecedent in it ("It failed again", "I can help you with
+//! that"), bound to the previous turn; expletive "it" is not one.
 
 use super::descriptions::DETERMINERS;
 use super::*;
