@@ -10,6 +10,7 @@ pub mod formats;
 pub mod gate;
 pub mod json;
 pub mod lint;
+pub mod markdown;
 pub mod model;
 pub mod plan;
 pub mod probe;

@@ -11,30 +11,8 @@ pub struct Sentence {
     pub end: usize,
 }
 
-/// Whether a line opens or closes a fenced code block: "```", "```python", indented or not, or
-/// a line that is only one of the tags Aider fences code with for some models (`<source>python`,
-/// `<pre>`, `</source>`).
-pub fn is_fence_line(line: &str) -> bool {
-    let t = line.trim();
-    if t.starts_with("```") {
-        return true;
-    }
-    let Some(tag) = t.strip_prefix("</").or_else(|| t.strip_prefix('<')) else {
-        return false;
-    };
-    CODE_TAGS.iter().any(|name| {
-        tag.strip_prefix(name).is_some_and(|rest| {
-            // `<source>`, `<source>python`, `<source python>`; nothing else on the line.
-            let lang = rest
-                .strip_prefix('>')
-                .or_else(|| rest.strip_prefix(' ').and_then(|r| r.strip_suffix('>')));
-            lang.is_some_and(|l| l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
-        })
-    })
-}
-
-/// The tags Aider fences code with when a model handles Markdown fences badly.
-const CODE_TAGS: [&str; 5] = ["sourcecode", "source", "codeblock", "code", "pre"];
+pub use crate::markdown::is_fence_line;
+use crate::markdown::Fence;
 
 /// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and
 /// never inside fenced code blocks (which are dropped: code is not prose).
@@ -42,7 +20,7 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;
-    let mut in_fence = false;
+    let mut fence = Fence::Outside;
     let mut i = 0;
     let push = |out: &mut Vec<Sentence>, s: usize, e: usize| {
         let (s, e) = trim(text, s, e);
@@ -52,8 +30,8 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
     };
     // (A text that opens with a fence is code from its first line.)
     let first_line_end = memchr::memchr(b'\n', b).unwrap_or(b.len());
-    if is_fence_line(&text[..first_line_end]) {
-        in_fence = true;
+    if let (f, true) = fence.step(&text[..first_line_end]) {
+        fence = f;
         start = first_line_end;
         i = first_line_end;
     }
@@ -61,19 +39,19 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         let c = b[i];
         if c == b'\n' {
             let line_start = start;
-            if !in_fence {
+            if !fence.is_open() {
                 push(&mut out, line_start, i);
             }
             start = i + 1;
-            // A fence line toggles code mode.
+            // A fence line opens or closes a code block.
             let next_line_end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |k| start + k);
-            if is_fence_line(&text[start..next_line_end]) {
-                in_fence = !in_fence;
+            if let (f, true) = fence.step(&text[start..next_line_end]) {
+                fence = f;
                 start = next_line_end.min(b.len());
                 i = next_line_end;
                 continue;
             }
-        } else if !in_fence
+        } else if !fence.is_open()
             && matches!(c, b'.' | b'!' | b'?')
             && b.get(i + 1).is_some_and(|n| *n == b' ' || *n == b'\t')
         {
@@ -95,13 +73,13 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
                 push(&mut out, start, i + 1);
                 start = i + 1;
             }
-        } else if !in_fence && c == b'.' && glued_sentence_start(text, i) {
+        } else if !fence.is_open() && c == b'.' && glued_sentence_start(text, i) {
             push(&mut out, start, i + 1);
             start = i + 1;
         }
         i += 1;
     }
-    if !in_fence && start < b.len() {
+    if !fence.is_open() && start < b.len() {
         push(&mut out, start, b.len());
     }
     out
@@ -501,6 +479,11 @@ mod tests {
             vec!["Done."]
         );
         assert_eq!(texts("```\nonly code"), Vec::<&str>::new());
+        // An edit that writes a Markdown example: its "```" lines do not end the block.
+        assert_eq!(
+            texts("Change:\n<source>python\n```python\nI'll not count\n</source>\nDone."),
+            vec!["Change:", "Done."]
+        );
         assert_eq!(
             texts("1. Read the file\n2. Fix it"),
             vec!["1. Read the file", "2. Fix it"]

@@ -15,6 +15,7 @@
 //! left out.
 
 use super::{ReadOutput, Shape};
+use crate::markdown::Fence;
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::Text;
@@ -347,21 +348,13 @@ impl Reader<'_> {
         // and all, so that its code is not read as prose.
         let mut run: Option<(usize, usize)> = None;
         let mut runs = Vec::new();
-        let mut in_fence = false;
+        // (A block opened by `<source>python` closes at `</source>`, not at the "```" of a
+        // Markdown example inside it.)
+        let mut fence = Fence::Outside;
         for &(l, _) in &b.lines {
             let line = self.bytes[l.start..l.end].trim_ascii();
-            if line.starts_with(b"```") {
-                in_fence = !in_fence;
-            } else if let Some(tag) = line.strip_prefix(b"</") {
-                // (`</source>` closes what `<source>python` opened.)
-                let tag = std::str::from_utf8(tag).unwrap_or("");
-                in_fence &= !FENCE_TAGS
-                    .iter()
-                    .any(|t| tag.strip_prefix(&t[1..]) == Some(">"));
-            } else if is_fence(std::str::from_utf8(line).unwrap_or("")) {
-                in_fence = true;
-            }
-            if line.is_empty() && !in_fence {
+            fence = fence.step(std::str::from_utf8(line).unwrap_or("")).0;
+            if line.is_empty() && !fence.is_open() {
                 if let Some(r) = run.take() {
                     runs.push(r);
                 }

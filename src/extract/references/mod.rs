@@ -15,6 +15,7 @@ use super::words::{
     is_fence_line, is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence,
 };
 use super::{fact_at, Fact, Link, Status, Subkind};
+use crate::markdown::Fence;
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::{ceil_boundary, floor_boundary, Text};
@@ -404,8 +405,11 @@ impl<'a> Segment<'a> {
     fn new(index: usize, text: &'a Text, around: Around) -> Segment<'a> {
         let t = text.text.as_str();
         let sents = sentences(t);
-        let code_end = if around.in_fence {
-            fence_lines(t).next().map_or(t.len(), |(_, end)| end)
+        // (Where the block an earlier segment opened closes.)
+        let code_end = if around.fence.is_open() {
+            fence_steps(t, around.fence)
+                .find(|(_, f)| !f.is_open())
+                .map_or(t.len(), |(end, _)| end)
         } else {
             0
         };
@@ -467,8 +471,8 @@ impl<'a> Segment<'a> {
 /// What a prose segment's neighbours in its turn show.
 #[derive(Clone, Copy, Default)]
 struct Around {
-    /// The segment starts inside a fenced code block an earlier one opened.
-    in_fence: bool,
+    /// The fenced code block, if any, an earlier segment opened and left open.
+    fence: Fence,
     /// An earlier segment holds a fenced code block: "This command will run …" points at it.
     code_before: bool,
     /// An earlier segment names a file ("aider/io.py"): "This file contains …" is it.
@@ -527,9 +531,10 @@ impl Reader<'_> {
                 .get(index + 1)
                 .is_some_and(|(n, _)| opens_with_shown(&n.text.text));
             let seg = Segment::new(index, &seg.text, around);
-            let fences = fence_lines(&seg.text.text).count();
-            around.in_fence ^= fences % 2 == 1;
-            around.code_before |= fences > 0;
+            if let Some((_, after)) = fence_steps(&seg.text.text, around.fence).last() {
+                around.fence = after;
+                around.code_before = true;
+            }
             around.file_before |= seg.first_file.is_some();
             // Each kind claims its words before the next looks: an ordinal's words are no
             // description, a description's demonstrative no pronoun.
@@ -561,16 +566,17 @@ fn first_file_name(text: &str) -> Option<usize> {
 /// How many of the latest turns a reference keeps live besides its antecedent.
 const RECENT: usize = 4;
 
-/// The fence lines (```) of a text, as (start, end) offsets.
-fn fence_lines(t: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// The lines of a text that open or close a fenced code block, read from state `from`: where
+/// each line ends, and the state after it.
+fn fence_steps(t: &str, from: Fence) -> impl Iterator<Item = (usize, Fence)> + '_ {
     t.split_inclusive('\n')
-        .scan(0, |at, line| {
-            let start = *at;
+        .scan((0, from), |(at, fence), line| {
             *at += line.len();
-            Some((start, *at, line))
+            let (after, is_fence) = fence.step(line);
+            *fence = after;
+            Some(is_fence.then_some((*at, after)))
         })
-        .filter(|(_, _, line)| is_fence_line(line))
-        .map(|(start, end, _)| (start, end))
+        .flatten()
 }
 
 /// The first and last `n` bytes of a text (the whole text when it is short), on char boundaries.
