@@ -63,9 +63,12 @@ const MAX_TERMS: usize = 64;
 /// lexicon's `null_result.not_found` patterns count too.
 pub const ABSENCE: &str = r"(?i)\b(?:not (?:found|exist\w*|there|present|available|installed|defined|supported|work\w*|possible|allowed|recogni[sz]ed|committed|set|pass\w*)|no such|nothing|none|no|empty|missing|absent|undefined|unknown|doesn't|does not|didn't|did not|don't|do not|isn't|is not|aren't|are not|wasn't|was not|weren't|can't|cannot|couldn't|could not|won't|hasn't|haven't|fail\w*|errors?|errored|exception|traceback|crash\w*|broken|denied|rejected|refused|interrupt\w*|cancel\w*|timed out|timeout|unavailable|invalid|unable|unsupported|blocked|abort\w*|fatal|ambiguous|unresolved|404|403|500|non-?zero|exit (?:code|status) [1-9]\d*)\b";
 
+/// (ASCII classes, as the lexicon's: a Unicode `\b` sends the search off the fast automaton.)
 fn absence_regex() -> &'static regex::Regex {
     static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| regex::Regex::new(ABSENCE).expect("absence words"))
+    RE.get_or_init(|| {
+        regex::Regex::new(&crate::extract::lexicon::ascii_classes(ABSENCE)).expect("absence words")
+    })
 }
 
 /// Long pure-letter stems also match on their first `PREFIX` letters.

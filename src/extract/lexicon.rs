@@ -195,7 +195,7 @@ pub struct Patterns {
 /// Unicode `\w` is hundreds of byte ranges: each automaton state over it is built on first use,
 /// which was a quarter of a cold run's analysis. The phrases are English; letters outside ASCII
 /// still match as literals and inside negated classes.
-fn ascii_classes(p: &str) -> String {
+pub(crate) fn ascii_classes(p: &str) -> String {
     let mut out = String::with_capacity(p.len() + 16);
     let mut chars = p.chars().peekable();
     // Inside a bracket class (`[^\s]`) a class is spelled out: `(?-u:…)` is not allowed there.
