@@ -59,6 +59,10 @@ struct NullResultLists {
     #[serde(default)]
     quiet_subcommands: Vec<String>,
     #[serde(default)]
+    interpreters: Vec<String>,
+    #[serde(default)]
+    quiet_scripts: Vec<String>,
+    #[serde(default)]
     empty_prefix: Vec<String>,
 }
 
@@ -355,6 +359,10 @@ pub struct Lexicon {
     pub runner_commands: Vec<String>,
     /// Sub-commands that print nothing on success.
     pub quiet_subcommands: Vec<String>,
+    /// Programs that run a script named for what it does (`node build.js`).
+    pub interpreters: Vec<String>,
+    /// First words of the names of scripts that print nothing on success (`build`).
+    pub quiet_scripts: Vec<String>,
     /// Output starting with one of these says nothing was there ("Empty DataFrame").
     pub empty_prefix: Vec<String>,
     /// The characters in the longest of `empty` and `empty_prefix`: only an output's head of
@@ -663,6 +671,8 @@ impl Lexicon {
             match_commands: n.match_commands.clone(),
             runner_commands: n.runner_commands.clone(),
             quiet_subcommands: n.quiet_subcommands.clone(),
+            interpreters: n.interpreters.clone(),
+            quiet_scripts: n.quiet_scripts.clone(),
             imperative_verbs: o.imperative_verbs.clone(),
             prospective_words: o.prospective_words.iter().cloned().collect(),
             vague_words: o.vague_words.iter().map(|w| w.to_lowercase()).collect(),
@@ -715,6 +725,8 @@ fn merge(into: &mut File, f: File) {
     n.match_commands.extend(f.null_result.match_commands);
     n.runner_commands.extend(f.null_result.runner_commands);
     n.quiet_subcommands.extend(f.null_result.quiet_subcommands);
+    n.interpreters.extend(f.null_result.interpreters);
+    n.quiet_scripts.extend(f.null_result.quiet_scripts);
     n.empty_prefix.extend(f.null_result.empty_prefix);
     into.retry.defer.extend(f.retry.defer);
     into.retry.notice.extend(f.retry.notice);

@@ -414,6 +414,18 @@ impl CallKind {
                 }
                 return CallKind::Retrieve;
             }
+            // So do scripts named for such a step (`node build.js`, `bash scripts/install.sh`).
+            if lex.interpreters.iter().any(|i| i == first) {
+                let script = second.rsplit('/').next().unwrap_or(second);
+                let word = script.split(['.', '_', '-']).next().unwrap_or(script);
+                if lex
+                    .quiet_scripts
+                    .iter()
+                    .any(|q| q.eq_ignore_ascii_case(word))
+                {
+                    return CallKind::Write;
+                }
+            }
             if cmd.contains(" > ") || cmd.contains(">>") || cmd.starts_with("cat <<") {
                 return CallKind::Write;
             }
@@ -1328,6 +1340,28 @@ mod tests {
             verdict("a1b2c3d Fix 3 failures in the parser tests\n9f8e7d6 Bump version"),
             None
         );
+    }
+
+    #[test]
+    fn a_build_prints_nothing_when_clean() {
+        let l = lex();
+        let kind = |command: &str| {
+            let call = ToolCall {
+                id: None,
+                name: "Bash".into(),
+                arguments: serde_json::json!({ "command": command }).to_string(),
+                span: crate::source::Span::new(0, 1),
+                result_turn: None,
+            };
+            CallKind::of(Some(&call), &l)
+        };
+        assert_eq!(kind("mix compile"), CallKind::Write);
+        // A script named for a build or a setup step, run by an interpreter.
+        assert_eq!(kind("node build.js 2>&1"), CallKind::Write);
+        assert_eq!(kind("bash scripts/install-deps.sh"), CallKind::Write);
+        // Any other script is run for what it prints.
+        assert_eq!(kind("node query.js"), CallKind::Retrieve);
+        assert_eq!(kind("python3 builder_stats.py"), CallKind::Retrieve);
     }
 
     #[test]
