@@ -957,6 +957,22 @@ fn a_list_of_what_the_turn_s_edit_changes_is_narration_and_a_plan_ahead_is_owed(
 }
 
 #[test]
+fn a_plan_ends_where_its_enclosing_list_goes_on() {
+    // A summary's numbered sections: the steps indented under "Still need to:" are the plan;
+    // "9. Optional Next Step:", set further left, is the next section.
+    let a = analyse(json!([
+        {"role": "user", "content": "Summarize the session."},
+        {"role": "assistant", "content": "8. Current Work:\n   Wiring the PubSub updates. Still need to:\n   - Compile and verify\n   - Commit and push\n\n9. Optional Next Step:\n   Continue with the task."},
+    ]));
+    let steps = turns_and_texts(&a, &[Subkind::PlanStep]);
+    assert_eq!(
+        steps,
+        [(1, "Compile and verify"), (1, "Commit and push")],
+        "{steps:#?}"
+    );
+}
+
+#[test]
 fn what_still_needs_doing_heads_a_plan_and_what_changed_does_not() {
     let a = analyse(json!([
         {"role": "user", "content": "Add the debug view."},

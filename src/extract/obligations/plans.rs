@@ -95,7 +95,13 @@ pub(super) fn plan_steps(
             continue;
         }
         let first = k;
-        while k < sents.len() && is_list_item(&text.text[sents[k].start..sents[k].end]).is_some() {
+        // (An item set further left than the first belongs to an enclosing list: "9. Optional
+        // Next Step:" after the indented items under "8. Current Work: … Still need to:".)
+        let depth = indentation(&text.text, sents[first].start);
+        while k < sents.len()
+            && is_list_item(&text.text[sents[k].start..sents[k].end]).is_some()
+            && indentation(&text.text, sents[k].start) >= depth
+        {
             k += 1;
         }
         let items = &sents[first..k];
