@@ -1239,6 +1239,12 @@ mod tests {
             None
         );
         assert_eq!(verdict("^C KeyboardInterrupt"), Some(Subkind::Error));
+        // A harness refusing what it was given: an unknown command, an edit of the wrong shape.
+        assert_eq!(verdict("Invalid command: /reset"), Some(Subkind::Error));
+        assert_eq!(
+            verdict("The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html"),
+            Some(Subkind::Error)
+        );
         // A lookup reporting its own absence.
         assert_eq!(
             verdict("exitcode: 0 (execution succeeded)\nCode output: The cell does not contain color information."),
