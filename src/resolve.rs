@@ -908,7 +908,17 @@ fn resolve_with_prose(
                         q.strip_prefix('!')
                             .is_some_and(|q| distinctive(q) && words.contains(q))
                     });
-                    let quoting = quotes.get(&id).is_some_and(|&n| n >= 2 || quotes_a_name);
+                    // (Two words the failure shares with its own call, "gift card" of the card
+                    // the payment named, say what was asked: a quote has a word of the failure.)
+                    let query = calls.answered_in(traj, f.turn).map(|c| &c.terms);
+                    let quotes_failure = || {
+                        f.terms.iter().filter_map(|q| q.strip_prefix('!')).any(|q| {
+                            words.contains(q) && !query.is_some_and(|query| query.contains(q))
+                        })
+                    };
+                    let quoting = quotes
+                        .get(&id)
+                        .is_some_and(|&n| quotes_a_name || n >= 2 && quotes_failure());
                     // Recording a failure names what failed: two words of the failure or of the
                     // query, or one that names a single thing (an id, a file name). A word its
                     // sibling result (another call of the same turn) shares, and only that one's

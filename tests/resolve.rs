@@ -957,6 +957,39 @@ fn a_list_of_what_the_turn_s_edit_changes_is_narration_and_a_plan_ahead_is_owed(
 }
 
 #[test]
+fn naming_what_the_failed_call_named_is_no_quote_of_its_failure() {
+    // The payment failed; the agent retries with another card and reports the payment made
+    // "using your gift cards": the words it shares with the failure are the call's own.
+    let conversation = |report: &str| {
+        json!([
+            {"role": "user", "content": "Add a checked bag to OBUT9V, pay with my gift card."},
+            {"role": "assistant", "content": null, "tool_calls": [call("c1", "update_reservation_baggages",
+                json!({"reservation_id": "OBUT9V", "total_baggages": 2, "payment_id": "gift_card_6276644"}))]},
+            {"role": "tool", "tool_call_id": "c1", "content": "Error: gift card balance is not enough"},
+            {"role": "assistant", "content": null, "tool_calls": [call("c2", "update_reservation_baggages",
+                json!({"reservation_id": "OBUT9V", "total_baggages": 2, "payment_id": "gift_card_7219486"}))]},
+            {"role": "tool", "tool_call_id": "c2", "content": "{\"reservation_id\": \"OBUT9V\", \"total_baggages\": 2}"},
+            {"role": "assistant", "content": report},
+        ])
+    };
+    let status = |report: &str| {
+        let a = analyse(conversation(report));
+        let errors = of_kind(&a, &[Subkind::Error]);
+        assert_eq!(errors.len(), 1, "{errors:#?}");
+        errors[0].status
+    };
+    assert_eq!(
+        status("Your bag was added. The payment for the changes was made using your gift cards."),
+        Status::Unincorporated
+    );
+    // Quoting the failure itself records it.
+    assert_eq!(
+        status("The first gift card's balance was not enough, so I used your other gift card."),
+        Status::Incorporated
+    );
+}
+
+#[test]
 fn a_plan_ends_where_its_enclosing_list_goes_on() {
     // A summary's numbered sections: the steps indented under "Still need to:" are the plan;
     // "9. Optional Next Step:", set further left, is the next section.
