@@ -3,7 +3,7 @@
 
 /// Whether a line opens or closes a fenced code block: "```", "```python", indented or not, or
 /// a line that is only one of the tags Aider fences code with for some models (`<source>python`,
-/// `<pre>`, `</source>`).
+/// `<pre>`, `<code class=x>`, `</source>`).
 pub fn is_fence_line(line: &str) -> bool {
     let t = line.trim();
     if t.starts_with("```") {
@@ -14,11 +14,19 @@ pub fn is_fence_line(line: &str) -> bool {
     };
     CODE_TAGS.iter().any(|name| {
         tag.strip_prefix(name).is_some_and(|rest| {
-            // `<source>`, `<source>python`, `<source python>`; nothing else on the line.
-            let lang = rest
-                .strip_prefix('>')
-                .or_else(|| rest.strip_prefix(' ').and_then(|r| r.strip_suffix('>')));
-            lang.is_some_and(|l| l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+            // `<source>`, `<source>python`, `<source python>`, `<code class="x">`; nothing else
+            // on the line.
+            if let Some(lang) = rest.strip_prefix('>') {
+                return lang.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+            }
+            rest.strip_prefix(' ')
+                .and_then(|r| r.strip_suffix('>'))
+                .is_some_and(|attrs| {
+                    attrs.chars().all(|c| {
+                        c.is_ascii_alphanumeric()
+                            || matches!(c, '-' | '_' | '=' | '"' | '\'' | ' ' | '.')
+                    })
+                })
         })
     })
 }
@@ -105,5 +113,26 @@ mod tests {
         );
         // A stray closing tag opens nothing.
         assert_eq!(states(&["</source>", "prose"]), [false, false]);
+    }
+
+    #[test]
+    fn a_fence_tag_is_alone_on_its_line() {
+        for fence in [
+            "<pre>",
+            "<source>python",
+            "<code class=x>",
+            "<pre class=\"py\">",
+            "</source>",
+        ] {
+            assert!(is_fence_line(fence), "{fence}");
+        }
+        for prose in [
+            "<sourcefile>",
+            "<code>x</code> is the flag",
+            "<source> is a tag",
+            "<b>",
+        ] {
+            assert!(!is_fence_line(prose), "{prose}");
+        }
     }
 }

@@ -15,7 +15,7 @@
 //! left out.
 
 use super::{ReadOutput, Shape};
-use crate::markdown::Fence;
+use crate::markdown::{is_fence_line, Fence};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::Text;
@@ -400,7 +400,7 @@ impl Reader<'_> {
                 let (pl, _) = lines[j];
                 let prev = String::from_utf8_lossy(&self.bytes[pl.start..pl.end]);
                 let prev = prev.trim();
-                if is_fence(prev) || prev.is_empty() {
+                if is_fence_line(prev) || prev.is_empty() {
                     continue;
                 }
                 name = Some((prev.trim_matches(|c| c == '`' || c == '*').to_string(), pl));
@@ -430,19 +430,6 @@ impl Reader<'_> {
         })
     }
 }
-
-/// A line opening a code block: a Markdown fence, or one of the tags Aider fences code with
-/// for models that handle Markdown fences badly (`<source>python`, `<code>`, `<pre>`).
-fn is_fence(line: &str) -> bool {
-    line.starts_with("```")
-        || FENCE_TAGS.iter().any(|tag| {
-            line.strip_prefix(tag)
-                .is_some_and(|rest| rest.starts_with(['>', ' ']))
-        })
-}
-
-/// The tags Aider fences code with, opened.
-const FENCE_TAGS: [&str; 5] = ["<source", "<code", "<pre", "<sourcecode", "<codeblock"];
 
 #[cfg(test)]
 mod tests {
@@ -517,7 +504,6 @@ tests/a.py .F
             blocks.starts_with("aider/coders/editblock_coder.py\n<source>python\n<<<<<<< SEARCH")
         );
         assert!(blocks.ends_with(">>>>>>> REPLACE"), "{blocks}");
-        assert!(is_fence("<pre>") && is_fence("<code class=x>") && !is_fence("<sourcefile>"));
     }
 
     fn kinds(t: &Trajectory) -> Vec<(Role, usize, usize)> {
