@@ -116,8 +116,11 @@ mod tests {
     }
 
     #[test]
-    fn a_fence_tag_is_alone_on_its_line() {
+    fn a_fence_is_three_backticks_or_a_line_that_is_only_a_code_tag() {
         for fence in [
+            "```",
+            "  ```python",
+            "<source python>",
             "<pre>",
             "<source>python",
             "<code class=x>",
@@ -130,6 +133,7 @@ mod tests {
             "<sourcefile>",
             "<code>x</code> is the flag",
             "<source> is a tag",
+            "</doc>",
             "<b>",
         ] {
             assert!(!is_fence_line(prose), "{prose}");

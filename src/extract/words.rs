@@ -433,26 +433,7 @@ mod tests {
     }
 
     #[test]
-    fn a_fence_is_three_backticks_or_a_line_that_is_only_a_code_tag() {
-        for fence in [
-            "```",
-            "  ```python",
-            "<source>python",
-            "</source>",
-            "<pre>",
-            "<source python>",
-        ] {
-            assert!(is_fence_line(fence), "{fence}");
-        }
-        for prose in [
-            "<code>x</code> is the flag",
-            "<sourcefile>",
-            "<source> is a tag",
-            "</doc>",
-        ] {
-            assert!(!is_fence_line(prose), "{prose}");
-        }
-        // Code between tag fences is not prose.
+    fn code_between_tag_fences_is_not_prose() {
         assert_eq!(
             texts("Here it is:\n<source>python\n# the same name\n</source>\nDone."),
             vec!["Here it is:", "Done."]
