@@ -957,6 +957,29 @@ fn a_list_of_what_the_turn_s_edit_changes_is_narration_and_a_plan_ahead_is_owed(
 }
 
 #[test]
+fn a_sub_agent_does_what_its_description_says() {
+    // Claude Code's `Task`: "Let me explore …" over a Task described "Explore …" is narration;
+    // over a Task described "Write …" the exploring is still owed.
+    let commitments_with = |description: &str| {
+        let task = call(
+            "c1",
+            "Task",
+            json!({"description": description, "subagent_type": "general-purpose",
+                   "prompt": "Look at the existing codebase and its hook controllers."}),
+        );
+        let a = analyse(json!([
+            {"role": "user", "content": "Implement the session hooks."},
+            {"role": "assistant", "content": "Let me explore the existing codebase to understand the current structure.",
+             "tool_calls": [task]},
+            {"role": "tool", "tool_call_id": "c1", "content": "The hooks controller posts to /api/hooks."},
+        ]));
+        commitments(&a).len()
+    };
+    assert_eq!(commitments_with("Explore existing codebase"), 0);
+    assert_eq!(commitments_with("Write the session registry"), 1);
+}
+
+#[test]
 fn naming_what_the_failed_call_named_is_no_quote_of_its_failure() {
     // The payment failed; the agent retries with another card and reports the payment made
     // "using your gift cards": the words it shares with the failure are the call's own.

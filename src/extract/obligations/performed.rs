@@ -45,6 +45,18 @@ pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
 /// for a shell call, its command line (`command`, the call's `shell_command`).
 pub(crate) fn call_families(call: &ToolCall, command: Option<&str>, lex: &Lexicon) -> Vec<String> {
     let mut families = families_of(&crate::extract::null_results::split_camel(&call.name), lex);
+    // A call handing work to a sub-agent (Claude Code's `Task`: "Explore existing codebase")
+    // does what the verb of its description says (not "test" of "… and test setup").
+    if command.is_none() {
+        if let Some(d) = crate::extract::null_results::json_field(&call.arguments, "description") {
+            let verb = d.split_whitespace().next().unwrap_or("");
+            for f in families_of(verb, lex) {
+                if !families.contains(&f) {
+                    families.push(f);
+                }
+            }
+        }
+    }
     if let Some(cmd) = command {
         let by_program = programs_of(cmd).filter_map(|p| lex.programs.get(&p.to_lowercase()));
         for f in families_of(cmd, lex)
