@@ -11,7 +11,6 @@ pub struct Sentence {
     pub end: usize,
 }
 
-pub use crate::markdown::is_fence_line;
 use crate::markdown::Fence;
 
 /// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and

@@ -42,30 +42,28 @@ pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
 }
 
 /// The action families a call names: its tool's name (`TodoWrite`, `str_replace_editor`) and,
-/// for a shell call, its command line (`command`, the call's `shell_command`).
+/// for a shell call, its command line (`command`, the call's `shell_command`), else the verb of
+/// its `description`.
 pub(crate) fn call_families(call: &ToolCall, command: Option<&str>, lex: &Lexicon) -> Vec<String> {
     let mut families = families_of(&crate::extract::null_results::split_camel(&call.name), lex);
-    // A call handing work to a sub-agent (Claude Code's `Task`: "Explore existing codebase")
-    // does what the verb of its description says (not "test" of "… and test setup").
-    if command.is_none() {
-        if let Some(d) = crate::extract::null_results::json_field(&call.arguments, "description") {
-            let verb = d.split_whitespace().next().unwrap_or("");
-            for f in families_of(verb, lex) {
-                if !families.contains(&f) {
-                    families.push(f);
-                }
-            }
+    let named: Vec<String> = match command {
+        Some(cmd) => {
+            let by_program = programs_of(cmd).filter_map(|p| lex.programs.get(&p.to_lowercase()));
+            families_of(cmd, lex)
+                .into_iter()
+                .chain(by_program.flatten().cloned())
+                .collect()
         }
-    }
-    if let Some(cmd) = command {
-        let by_program = programs_of(cmd).filter_map(|p| lex.programs.get(&p.to_lowercase()));
-        for f in families_of(cmd, lex)
-            .into_iter()
-            .chain(by_program.flatten().cloned())
-        {
-            if !families.contains(&f) {
-                families.push(f);
-            }
+        // A call handing work to a sub-agent (Claude Code's `Task`: "Explore existing
+        // codebase") does what the verb of its description says (not "test" of "… and test
+        // setup").
+        None => crate::extract::null_results::json_field(&call.arguments, "description")
+            .map(|d| families_of(d.split_whitespace().next().unwrap_or(""), lex))
+            .unwrap_or_default(),
+    };
+    for f in named {
+        if !families.contains(&f) {
+            families.push(f);
         }
     }
     families

@@ -11,11 +11,9 @@
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
-use super::words::{
-    is_fence_line, is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence,
-};
+use super::words::{is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence};
 use super::{fact_at, Fact, Link, Status, Subkind};
-use crate::markdown::Fence;
+use crate::markdown::{is_fence_line, Fence};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::{ceil_boundary, floor_boundary, Text};
