@@ -1464,6 +1464,39 @@ fn the_first_turn_pointing_back_at_the_conversation_points_past_the_log() {
 }
 
 #[test]
+fn the_same_actions_point_back_and_recent_ones_are_the_turns_just_before() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find the opening hours of the gyms near the park."},
+        {"role": "assistant", "content": "Next action: search the web for gyms near the park."},
+        {"role": "assistant", "content": "",
+         "tool_calls": [call("c1", "web_search", json!({"query": "gyms near the park"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Three gyms: Iron Works, Peak, Flex Hall."},
+        {"role": "assistant", "content": "We are not repeating the same actions. Recent actions found three gyms."},
+        {"role": "assistant", "content": "We are repeating the same action of clicking each gym's link."},
+    ]));
+    let refs: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
+        .into_iter()
+        .map(|f| {
+            (
+                f.turn,
+                f.text.as_str(),
+                f.antecedent.as_ref().map(|l| l.turn),
+            )
+        })
+        .collect();
+    // "the same actions" points at the action said before; "Recent actions" at the turn just
+    // before, not the last that said "action"; "the same action of clicking …" says which.
+    assert_eq!(
+        refs,
+        [
+            (4, "the same actions", Some(1)),
+            (4, "Recent actions", Some(3))
+        ],
+        "{refs:#?}"
+    );
+}
+
+#[test]
 fn a_short_id_binds_to_where_its_full_form_was_defined() {
     let a = analyse(json!([
         {"role": "user", "content": "Upgrade my reservation."},

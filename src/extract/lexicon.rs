@@ -429,6 +429,8 @@ pub struct Lexicon {
     /// Quantifiers that point back from a user's message only ("cancel both reservations"),
     /// lowercase.
     pub user_quantifiers: HashSet<String>,
+    /// Cues that point back whatever noun follows ("the previous calculation"), lowercase.
+    pub strong_cues: HashSet<String>,
     /// Nouns for what is said or done in the log itself: "your last answer" points back.
     pub said_or_done_nouns: HashSet<String>,
     /// Things an identifier names ("task", "reservation", "order"): "this task" before a call
@@ -686,6 +688,11 @@ impl Lexicon {
             request_cues: r.request_cues.iter().map(|w| w.to_lowercase()).collect(),
             user_quantifiers: r
                 .user_quantifiers
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect(),
+            strong_cues: r
+                .backward_any_noun
                 .iter()
                 .map(|w| w.to_lowercase())
                 .collect(),

@@ -244,7 +244,15 @@ impl Reader<'_> {
             {
                 continue;
             }
-            let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
+            // ("Recent actions", "the recent steps" are the turns just before, not the last
+            // that said "action"; "the most recent list" is the last list.)
+            let recent = c.get(9).is_some()
+                || c.get(2)
+                    .is_some_and(|b| b.as_str().eq_ignore_ascii_case("recent"))
+                    && m.as_str().ends_with('s')
+                    && lex.said_or_done_nouns.contains(&noun.to_lowercase());
+            let named = (!recent).then(|| vis.noun_last.get(&stem(noun)).copied());
+            let ante = vis.or_previous(named.flatten());
             // A cue that names an action ("the inserted line") points at a turn that did it.
             let cue = c.get(2).map_or("", |b| b.as_str());
             let mut others = vis.nearby_and_acting(cue, lex);
@@ -293,8 +301,15 @@ fn acted_on_earlier(turn: &Turn, infos: &[CallInfo], vis: &Visible) -> Option<us
 
 /// Whether what follows a phrase names its referent: "your original payment method, which is
 /// PayPal", "Since the original payment method was PayPal". (A name, a figure or code after
-/// the verb; "was not available" says something of it instead.)
+/// the verb; "was not available" says something of it instead.) An "of" before a gerund names
+/// it too: "the same action of clicking relevant links".
 fn names_it_next(rest: &str) -> bool {
+    if strip_prefix_ci(rest, " of ")
+        .and_then(|r| r.split_whitespace().next())
+        .is_some_and(|w| w.len() > 5 && w.ends_with("ing"))
+    {
+        return true;
+    }
     let rest = rest.trim_start_matches(',').trim_start();
     let rest = ["which ", "that "]
         .iter()

@@ -281,16 +281,25 @@ fn before_the_log(i: usize, turn: &Turn, lex: &Lexicon, facts: &mut Vec<Fact>) {
     {
         let t = seg.text.text.as_str();
         for c in lex.description.captures_iter(t) {
-            let (Some(cue), Some(noun)) = (c.get(6), c.get(7)) else {
-                continue;
+            let m = c.get(0).map_or(0..0, |m| m.range());
+            // The cue with its determiner, and the head noun: a strong cue before an unlisted
+            // noun (groups 6, 7) or before a listed one (groups 2, 4).
+            let (cue, head) = match (c.get(6), c.get(7), c.get(2), c.get(4)) {
+                (Some(cue), Some(noun), ..) => {
+                    (cue.as_str(), noun.as_str().rsplit(' ').next().unwrap_or(""))
+                }
+                (.., Some(cue), Some(noun))
+                    if lex.strong_cues.contains(&cue.as_str().to_lowercase()) =>
+                {
+                    (&t[m.start..cue.end()], noun.as_str())
+                }
+                _ => continue,
             };
-            let cue = cue.as_str().to_lowercase();
-            let head = noun.as_str().rsplit(' ').next().unwrap_or("");
+            let cue = cue.to_lowercase();
             // ("my previous booking" is the user's own world, not this conversation's.)
             let theirs =
                 cue.starts_with("the ") || cue.starts_with("your ") || cue.starts_with("our ");
             if theirs && lex.said_or_done_nouns.contains(&head.to_lowercase()) {
-                let m = c.get(0).map_or(0..0, |m| m.range());
                 let mut f = fact_at(Subkind::Anaphoric, i, &seg.text, m.start, m.end);
                 f.status = Status::Unbound;
                 facts.push(f);
