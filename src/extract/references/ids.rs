@@ -226,10 +226,11 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
         ]
         .iter()
         .any(|p| after_trim.starts_with(p))
-        || after
-            .as_bytes()
-            .windows(3)
-            .any(|w| w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit())
+        || !picked_by_its_time(after_trim)
+            && after
+                .as_bytes()
+                .windows(3)
+                .any(|w| w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit())
         || after.contains('$')
         || after.contains(" from ");
     // A record in a list: "1. **Flight HAT052**" followed by its fields.
@@ -287,6 +288,21 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
     } else {
         Restated::No
     }
+}
+
+/// "Flight HAT266 at 13:00", "HAT052 departing at 03:00": the one particular that picks a
+/// flight out of the options shown earlier, as "departing at 9 am" does; it restates nothing.
+/// (With a date or a route after it, the line restates the record: `dated` and " from ".)
+fn picked_by_its_time(after: &str) -> bool {
+    [
+        "at ",
+        "departing at ",
+        "departs at ",
+        "leaving at ",
+        "leaves at ",
+    ]
+    .iter()
+    .any(|p| after.starts_with(p))
 }
 
 /// After a comma, words that carry on the sentence instead of describing what precedes it: "I'll
@@ -583,6 +599,11 @@ mod tests {
             "I'll go with Flight HAT072 departing at 9 am.",
             "HAT072"
         ));
+        assert!(!at("Let's take Flight HAT101 at 07:30 EST.", "HAT101"));
+        assert!(!at("Book HAT207 departing at 17:45, please.", "HAT207"));
+        // Its time in a description of its own still restates it.
+        assert!(at("Flight HAT101 (07:30 EST) is delayed.", "HAT101"));
+        assert!(at("Flight HAT101, departing at 07:30 EST.", "HAT101"));
         // A dash, whichever, opens its description.
         assert!(at(
             "1. **spotter-dov.1** \u{2014} Extracted shared transcript presentation",
