@@ -231,7 +231,7 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
                 .as_bytes()
                 .windows(3)
                 .any(|w| w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit())
-        || after.contains('$')
+        || same_clause(after).contains('$')
         || after.contains(" from ");
     // A record in a list: "1. **Flight HAT052**" followed by its fields.
     let item = unmarked(before);
@@ -303,6 +303,18 @@ fn picked_by_its_time(after: &str) -> bool {
     ]
     .iter()
     .any(|p| after.starts_with(p))
+}
+
+/// The text after an id up to the end of its clause: "gift card 7091239 with a balance of $157"
+/// gives what the card holds; in "upgrade **M20IZO** to business class, the additional cost
+/// will be $597" the price is the change's, not the reservation's.
+fn same_clause(after: &str) -> &str {
+    let end = [", ", ". ", "; ", "? ", "! "]
+        .iter()
+        .filter_map(|p| after.find(p))
+        .min()
+        .unwrap_or(after.len());
+    &after[..end]
 }
 
 /// After a comma, words that carry on the sentence instead of describing what precedes it: "I'll
@@ -625,6 +637,15 @@ mod tests {
             "3EMQJ6"
         ));
         assert!(at("  - Certificate 7504069: $250\n", "7504069"));
+        // A price in a later clause is the change's, not the booking's.
+        assert!(!at(
+            "To upgrade reservation **K2PQ7Z** to business, the extra cost is $412.",
+            "K2PQ7Z"
+        ));
+        assert!(at(
+            "Use gift card 7091239 with a balance of $157.",
+            "7091239"
+        ));
         assert!(at("1. **Gift Card 7091239**: $157\n", "7091239"));
         assert!(at("- Reservation 7WPL39: $402 for JFK to SEA", "7WPL39"));
         // Nor do fields that give only amounts; one field of its own record restates it.
