@@ -212,6 +212,9 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
             let name = &b[b.rfind('<').map_or(b.len(), |k| k + 1)..];
             name.len() > 2 && name.to_ascii_lowercase().ends_with("id")
         });
+    // (What a later clause says is not about the id: "HAT266 at 13:00. Could you also remove
+    // the bag from my reservation?")
+    let clause = same_clause(after);
     let detail = yours
         || tagged
         || after_trim.starts_with(['(', ':', '-', '\u{2013}', '\u{2014}'])
@@ -227,12 +230,12 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
         .iter()
         .any(|p| after_trim.starts_with(p))
         || !picked_by_its_time(after_trim)
-            && after
+            && clause
                 .as_bytes()
                 .windows(3)
                 .any(|w| w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit())
-        || same_clause(after).contains('$')
-        || after.contains(" from ");
+        || clause.contains('$')
+        || clause.contains(" from ");
     // A record in a list: "1. **Flight HAT052**" followed by its fields.
     let item = unmarked(before);
     let listing = before.contains("**") && item.split_whitespace().count() <= 2;
@@ -308,10 +311,19 @@ fn picked_by_its_time(after: &str) -> bool {
 /// The text after an id up to the end of its clause: "gift card 7091239 with a balance of $157"
 /// gives what the card holds; in "upgrade **M20IZO** to business class, the additional cost
 /// will be $597" the price is the change's, not the reservation's.
+/// (A date's commas, "May 19, 2024, at 9:00", do not end it.)
 fn same_clause(after: &str) -> &str {
-    let end = [", ", ". ", "; ", "? ", "! "]
+    let comma = after
+        .match_indices(", ")
+        .find(|&(k, _)| {
+            let year_or_day = after[..k].ends_with(|c: char| c.is_ascii_digit());
+            !year_or_day && !after[k + 2..].starts_with(|c: char| c.is_ascii_digit())
+        })
+        .map(|(k, _)| k);
+    let end = [". ", "; ", "? ", "! "]
         .iter()
         .filter_map(|p| after.find(p))
+        .chain(comma)
         .min()
         .unwrap_or(after.len());
     &after[..end]
@@ -645,6 +657,15 @@ mod tests {
         assert!(at(
             "Use gift card 7091239 with a balance of $157.",
             "7091239"
+        ));
+        // A later sentence says nothing of it; a date's comma does not end its clause.
+        assert!(!at(
+            "Switch me to HAT101 at 07:30. Also drop the bag from my booking.",
+            "HAT101"
+        ));
+        assert!(at(
+            "You'd move to Flight HAT101 departing on May 19, 2024, at 07:30 EST.",
+            "HAT101"
         ));
         assert!(at("1. **Gift Card 7091239**: $157\n", "7091239"));
         assert!(at("- Reservation 7WPL39: $402 for JFK to SEA", "7WPL39"));
