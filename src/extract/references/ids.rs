@@ -316,8 +316,12 @@ fn same_clause(after: &str) -> &str {
     let comma = after
         .match_indices(", ")
         .find(|&(k, _)| {
-            let year_or_day = after[..k].ends_with(|c: char| c.is_ascii_digit());
-            !year_or_day && !after[k + 2..].starts_with(|c: char| c.is_ascii_digit())
+            // "19, 2024" (a day before its year) and "2024, at" (a year before its time).
+            let year = after[..k]
+                .rsplit(|c: char| !c.is_ascii_digit())
+                .next()
+                .is_some_and(|d| d.len() == 4);
+            !year && !after[k + 2..].starts_with(|c: char| c.is_ascii_digit())
         })
         .map(|(k, _)| k);
     let end = [". ", "; ", "? ", "! "]
@@ -665,6 +669,11 @@ mod tests {
         ));
         assert!(at(
             "You'd move to Flight HAT101 departing on May 19, 2024, at 07:30 EST.",
+            "HAT101"
+        ));
+        // Any other number before a comma ends the clause: the fee is not the flight's.
+        assert!(!at(
+            "Switch me to HAT101 at 07:30, and the change fee is $50.",
             "HAT101"
         ));
         assert!(at("1. **Gift Card 7091239**: $157\n", "7091239"));
