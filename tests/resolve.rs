@@ -3297,6 +3297,9 @@ fn an_object_it_after_a_few_function_words_points_back() {
         {"role": "user", "content": "2. It's one-way."},
         {"role": "assistant", "content": "Which order holds the lamp?"},
         {"role": "user", "content": "I'm not sure which one it is."},
+        // (A degree adverb names nothing either.)
+        {"role": "assistant", "content": "Which reservation should I change?"},
+        {"role": "user", "content": "I'm really not sure which one it is."},
         // Not: the sentence names a thing first, the turn's first sentence did, too many
         // content words come first, an idiom, an expletive.
         {"role": "user", "content": "I'd like to return the kettle and replace it."},
@@ -3309,7 +3312,7 @@ fn an_object_it_after_a_few_function_words_points_back() {
         .iter()
         .map(|f| f.turn)
         .collect();
-    assert_eq!(turns, [1, 3, 5]);
+    assert_eq!(turns, [1, 3, 5, 7]);
 }
 
 #[test]
