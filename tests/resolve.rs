@@ -3855,3 +3855,34 @@ fn each_of_these_over_things_the_turn_names_is_no_reference_back() {
     let ordinals = turns_and_texts(&a, &[Subkind::Ordinal]);
     assert_eq!(ordinals, [(4, "each of these")], "{ordinals:#?}");
 }
+
+#[test]
+fn the_other_or_remaining_things_an_earlier_turn_named_point_back() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Find gyms near the museum and check their classes."},
+        {"role": "assistant", "content": "Results: Muscle Headz Gym, Ohio Valley YMCA, Iron Den Gym."},
+        {"role": "assistant", "content": "Muscle Headz is a fitness center. The other gyms still need to be checked."},
+        {"role": "assistant", "content": "Next we verify the remaining gyms."},
+        // Not: nothing earlier said "experts"; the sentence names them next.
+        {"role": "assistant", "content": "If the other experts agree, we are done."},
+        {"role": "assistant", "content": "Then check the remaining gyms, specifically Iron Den Gym."},
+        {"role": "assistant", "content": "Then do the same for the other gyms: Ohio Valley YMCA."},
+    ]));
+    let found: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
+        .iter()
+        .map(|f| {
+            (
+                f.turn,
+                f.text.as_str(),
+                f.antecedent.as_ref().map(|l| l.turn),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (2, "The other gyms", Some(1)),
+            (3, "the remaining gyms", Some(2))
+        ]
+    );
+}

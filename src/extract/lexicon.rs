@@ -149,6 +149,8 @@ struct ReferenceLists {
     #[serde(default)]
     backward_any_noun: Vec<String>,
     #[serde(default)]
+    backward_said_noun: Vec<String>,
+    #[serde(default)]
     recent: Vec<String>,
     #[serde(default)]
     recent_events: Vec<String>,
@@ -431,6 +433,8 @@ pub struct Lexicon {
     pub user_quantifiers: HashSet<String>,
     /// Cues that point back whatever noun follows ("the previous calculation"), lowercase.
     pub strong_cues: HashSet<String>,
+    /// Cues that point back at a noun an earlier turn said ("the other gyms"), lowercase.
+    pub said_noun_cues: HashSet<String>,
     /// Nouns for what is said or done in the log itself: "your last answer" points back.
     pub said_or_done_nouns: HashSet<String>,
     /// Things an identifier names ("task", "reservation", "order"): "this task" before a call
@@ -523,7 +527,7 @@ impl Lexicon {
         }
         let r = &merged.reference;
         let description = format!(
-            r"(?i)\b(?:(this|that|these|those{quantifiers})|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}))\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b",
+            r"(?i)\b(?:(this|that|these|those{quantifiers})|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\s]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}|{said}))\s+((?-i:(?:[A-Z][\w-]*\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b",
             quantifiers = r
                 .user_quantifiers
                 .iter()
@@ -533,6 +537,7 @@ impl Lexicon {
             nouns = r.nouns.join("|"),
             after = r.backward_after.join("|"),
             strong = r.backward_any_noun.join("|"),
+            said = r.backward_said_noun.join("|"),
             recent = r.recent.join("|"),
             events = r.recent_events.join("|"),
         );
@@ -696,6 +701,11 @@ impl Lexicon {
                 .iter()
                 .map(|w| w.to_lowercase())
                 .collect(),
+            said_noun_cues: r
+                .backward_said_noun
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect(),
             said_or_done_nouns: r
                 .said_or_done_nouns
                 .iter()
@@ -775,6 +785,7 @@ fn merge(into: &mut File, f: File) {
     r.backward.extend(f.reference.backward);
     r.backward_after.extend(f.reference.backward_after);
     r.backward_any_noun.extend(f.reference.backward_any_noun);
+    r.backward_said_noun.extend(f.reference.backward_said_noun);
     r.recent.extend(f.reference.recent);
     r.recent_events.extend(f.reference.recent_events);
     r.not_head_nouns.extend(f.reference.not_head_nouns);

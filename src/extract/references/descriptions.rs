@@ -41,9 +41,19 @@ impl Reader<'_> {
                 .get(1)
                 .or(c.get(6).filter(|d| !d.as_str().contains(' ')))
                 .map(|d| d.as_str().to_lowercase());
+            // ("the other gyms": a cue that needs its noun said before, as a demonstrative
+            // does, and the sentence not naming them next.)
+            let said_noun_cue = c.get(6).is_some_and(|d| {
+                let cue = d.as_str().rsplit(' ').next().unwrap_or("");
+                lex.said_noun_cues.contains(&cue.to_lowercase())
+            });
+            if said_noun_cue && names_them_next(&t[e..]) {
+                continue;
+            }
             if c.get(6).is_some()
                 && (lex.not_head_nouns.contains(&noun.to_lowercase())
-                    || demonstrative.is_some() && !said_in_an_earlier_turn(traj, i, &stem(noun)))
+                    || (demonstrative.is_some() || said_noun_cue)
+                        && !said_in_an_earlier_turn(traj, i, &stem(noun)))
             {
                 continue;
             }
@@ -321,6 +331,16 @@ fn names_it_next(rest: &str) -> bool {
         .is_some_and(|value| {
             value.starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '`')
         })
+}
+
+/// "the remaining animals, specifically isopods", "the other bars: Milkboy Coffee": the
+/// sentence goes on to name what the phrase means.
+fn names_them_next(rest: &str) -> bool {
+    let sentence = &rest[..rest.find(['.', '\n']).unwrap_or(rest.len())];
+    sentence.trim_start().starts_with([':', '('])
+        || ["specifically", "such as", "namely", "including"]
+            .iter()
+            .any(|w| sentence.contains(w))
 }
 
 /// "None of these tools (credo, dialyxir, sobelow)": the turn lists at once what it means.
