@@ -214,4 +214,10 @@ mod tests {
         assert!(!is_expletive("it possible?", &lex));
         assert!(!is_expletive("it still failing after the fix?", &lex));
     }
+
+    #[test]
+    fn function_words_are_sorted_for_the_binary_search() {
+        assert!(FUNCTION_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(is_function_word("really") && !is_function_word("reservation"));
+    }
 }
