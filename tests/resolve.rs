@@ -1461,6 +1461,11 @@ fn the_first_turn_pointing_back_at_the_conversation_points_past_the_log() {
         {"role": "user", "content": "I want to change my previous booking to economy."},
     ]));
     assert!(of_kind(&booking, &[Subkind::Anaphoric]).is_empty());
+    // "other" points back only at what an earlier turn said: in the first turn it contrasts.
+    let contrast = analyse(json!([
+        {"role": "user", "content": "Keep it short, unlike the other replies you see in this chat."},
+    ]));
+    assert!(of_kind(&contrast, &[Subkind::Anaphoric]).is_empty());
 }
 
 #[test]
