@@ -53,6 +53,23 @@ fn turns_and_texts<'a>(a: &'a Annotated, kinds: &[Subkind]) -> Vec<(usize, &'a s
         .collect()
 }
 
+/// (turn, text, antecedent's turn) of the references of these subkinds, in order.
+fn with_antecedents<'a>(
+    a: &'a Annotated,
+    kinds: &[Subkind],
+) -> Vec<(usize, &'a str, Option<usize>)> {
+    of_kind(a, kinds)
+        .into_iter()
+        .map(|f| {
+            (
+                f.turn,
+                f.text.as_str(),
+                f.antecedent.as_ref().map(|l| l.turn),
+            )
+        })
+        .collect()
+}
+
 fn commitments(a: &Annotated) -> Vec<&Fact> {
     of_kind(a, &[Subkind::SelfCommitment])
 }
@@ -1479,16 +1496,7 @@ fn the_same_actions_point_back_and_recent_ones_are_the_turns_just_before() {
         {"role": "assistant", "content": "We are not repeating the same actions. Recent actions found three gyms."},
         {"role": "assistant", "content": "We are repeating the same action of clicking each gym's link."},
     ]));
-    let refs: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
-        .into_iter()
-        .map(|f| {
-            (
-                f.turn,
-                f.text.as_str(),
-                f.antecedent.as_ref().map(|l| l.turn),
-            )
-        })
-        .collect();
+    let refs = with_antecedents(&a, &[Subkind::Anaphoric]);
     // "the same actions" points at the action said before; "Recent actions" at the turn just
     // before, not the last that said "action"; "the same action of clicking …" says which.
     assert_eq!(
@@ -3046,16 +3054,7 @@ fn this_task_before_a_call_on_an_earlier_shown_id_points_back_and_this_command_d
          "tool_calls": [bash("c3", "bd sync spotter-a0y.3")]},
         {"role": "tool", "tool_call_id": "c3", "content": "synced"},
     ]));
-    let found: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
-        .iter()
-        .map(|f| {
-            (
-                f.turn,
-                f.text.as_str(),
-                f.antecedent.as_ref().map(|l| l.turn),
-            )
-        })
-        .collect();
+    let found = with_antecedents(&a, &[Subkind::Anaphoric]);
     assert_eq!(found, [(3, "this task", Some(2))]);
 }
 
@@ -3873,16 +3872,7 @@ fn the_other_or_remaining_things_an_earlier_turn_named_point_back() {
         {"role": "assistant", "content": "Then check the remaining gyms, specifically Iron Den Gym."},
         {"role": "assistant", "content": "Then do the same for the other gyms: Ohio Valley YMCA."},
     ]));
-    let found: Vec<(usize, &str, Option<usize>)> = of_kind(&a, &[Subkind::Anaphoric])
-        .iter()
-        .map(|f| {
-            (
-                f.turn,
-                f.text.as_str(),
-                f.antecedent.as_ref().map(|l| l.turn),
-            )
-        })
-        .collect();
+    let found = with_antecedents(&a, &[Subkind::Anaphoric]);
     assert_eq!(
         found,
         [

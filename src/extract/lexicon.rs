@@ -477,6 +477,13 @@ impl std::fmt::Display for LexiconError {
 }
 
 impl Lexicon {
+    /// Whether a cue phrase ("the other", "my remaining") ends in a cue that points back only at
+    /// a noun an earlier turn said.
+    pub fn needs_a_said_noun(&self, cue: &str) -> bool {
+        let last = cue.rsplit(' ').next().unwrap_or("");
+        self.said_noun_cues.contains(&last.to_lowercase())
+    }
+
     /// The built-in lexicon.
     pub fn builtin() -> Lexicon {
         Self::load(&[("rules/lexicon.toml".into(), BUILTIN.into())])

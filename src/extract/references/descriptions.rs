@@ -43,10 +43,7 @@ impl Reader<'_> {
                 .map(|d| d.as_str().to_lowercase());
             // ("the other gyms": a cue that needs its noun said before, as a demonstrative
             // does, and the sentence not naming them next.)
-            let said_noun_cue = c.get(6).is_some_and(|d| {
-                let cue = d.as_str().rsplit(' ').next().unwrap_or("");
-                lex.said_noun_cues.contains(&cue.to_lowercase())
-            });
+            let said_noun_cue = c.get(6).is_some_and(|d| lex.needs_a_said_noun(d.as_str()));
             if said_noun_cue && names_them_next(&t[e..]) {
                 continue;
             }

@@ -286,11 +286,7 @@ fn before_the_log(i: usize, turn: &Turn, lex: &Lexicon, facts: &mut Vec<Fact>) {
             // noun (groups 6, 7) or before a listed one (groups 2, 4).
             let (cue, head) = match (c.get(6), c.get(7), c.get(2), c.get(4)) {
                 // ("the other X" needs an earlier turn that said X: none is seen here.)
-                (Some(cue), Some(noun), ..)
-                    if !lex.said_noun_cues.contains(
-                        &cue.as_str().rsplit(' ').next().unwrap_or("").to_lowercase(),
-                    ) =>
-                {
+                (Some(cue), Some(noun), ..) if !lex.needs_a_said_noun(cue.as_str()) => {
                     (cue.as_str(), noun.as_str().rsplit(' ').next().unwrap_or(""))
                 }
                 (.., Some(cue), Some(noun))
