@@ -3415,6 +3415,22 @@ fn aider_code_is_no_prose_and_an_edit_does_what_its_blocks_write() {
     assert_eq!(facts, [], "{facts:#?}");
 }
 
+/// A sentence that introduces what its turn goes on to show ("Let's make the necessary
+/// changes:") names the calls that follow, however many edits the turn's other sentences
+/// promise: Aider bundles every SEARCH/REPLACE block of a reply in one edit call.
+#[test]
+fn a_sentence_introducing_the_turn_s_edits_is_done_by_them_however_many_its_kind() {
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### add a test for the --verify-ssl option  \n\nWe need to modify the test to handle the option. We should update the parser too. Let's make the necessary changes:\n\ntests/basic/test_main.py\n```python\n<<<<<<< SEARCH\nclass TestMain(TestCase):\n=======\nclass TestMain(TestCase):\n    def test_verify_ssl(self):\n        main([\"--no-verify-ssl\"])\n>>>>>>> REPLACE\n```\n\naider/args.py\n```python\n<<<<<<< SEARCH\n    group = parser.add_argument_group(\"Other\")\n=======\n    group = parser.add_argument_group(\"Other\")\n    group.add_argument(\"--verify-ssl\", action=\"store_true\")\n>>>>>>> REPLACE\n```\n\nNow, let's explain the changes:\n\n1. The test runs main with the option.\n2. The parser accepts it.\n\n> Applied edit to tests/basic/test_main.py  \n> Applied edit to aider/args.py  \n";
+    let report = process("chat.md", log.as_bytes());
+    let owed: Vec<&str> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::SelfCommitment)
+        .map(|f| f.text.as_str())
+        .collect();
+    assert_eq!(owed, Vec::<&str>::new());
+}
+
 /// The verb of an action is before its purpose ("collect X to analyze Y" collects), but "try
 /// to" is no purpose: its "to" completes the verb. Either way the turn's call does it.
 #[test]

@@ -348,10 +348,13 @@ pub fn extract(
                 if (c.introduces || chunk.bare) && chunk.families.is_empty() && !done_elsewhere(k) {
                     return false;
                 }
-                let lone = chunk
-                    .families
-                    .first()
-                    .is_none_or(|f| per_family[f.as_str()] <= 2);
+                // (A sentence that introduces what the turn goes on to show, "Let's make the
+                // necessary changes:", names the calls that follow, however many its kind.)
+                let lone = c.introduces
+                    || chunk
+                        .families
+                        .first()
+                        .is_none_or(|f| per_family[f.as_str()] <= 2);
                 (!call_words.covers(chunk, lone) || message_words.does_only_part(chunk))
                     && !chunk.terms.is_empty()
             };
