@@ -3431,6 +3431,22 @@ fn a_sentence_introducing_the_turn_s_edits_is_done_by_them_however_many_its_kind
     assert_eq!(owed, Vec::<&str>::new());
 }
 
+/// An edit block the model never closes (its `>>>>>>> REPLACE` missing) is still the edit it
+/// attempted: the code it wrote up to the fence's end performs what the sentence before it
+/// promised, and Aider's complaint is the attempt's failure.
+#[test]
+fn an_unclosed_edit_block_is_the_attempted_edit() {
+    let log = "# aider chat started at 2024-08-15 14:43:28\n\n#### add a /reset command that drops all files and clears the chat  \n\nCertainly! I'll add a new `/reset` command that combines the functionality of `/drop` and `/clear`. Here's how we'll implement this change:\n\naider/commands.py\n```python\n<<<<<<< SEARCH\n    def cmd_clear(self, args):\n        \"Clear the chat history\"\n=======\n    def cmd_clear(self, args):\n        \"Clear the chat history\"\n\n    def cmd_reset(self, args):\n        \"Drop all files and clear the chat history\"\n        self.cmd_drop(\"\")\n        self.cmd_clear(\"\")\n=======\n```\n\n> The LLM did not conform to the edit format.  \n";
+    let report = process("chat.md", log.as_bytes());
+    let owed: Vec<&str> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::SelfCommitment)
+        .map(|f| f.text.as_str())
+        .collect();
+    assert_eq!(owed, Vec::<&str>::new());
+}
+
 /// The verb of an action is before its purpose ("collect X to analyze Y" collects), but "try
 /// to" is no purpose: its "to" completes the verb. Either way the turn's call does it.
 #[test]

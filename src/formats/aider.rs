@@ -379,18 +379,27 @@ impl Reader<'_> {
     fn edits(&self, b: &Block) -> Option<ToolCall> {
         let mut files: Vec<String> = Vec::new();
         let mut span: Option<Span> = None;
+        // Inside a block that has not closed yet: a block the model never closes (its
+        // `>>>>>>> REPLACE` missing) still holds the code written up to the fence's end.
+        let mut open = false;
         let lines = &b.lines;
         for (i, &(l, _)) in lines.iter().enumerate() {
             let raw = self.bytes[l.start..l.end].trim_ascii_end();
-            if raw.starts_with(b">>>>>>> REPLACE") {
+            let closes = raw.starts_with(b">>>>>>> REPLACE")
+                || open && is_fence_line(&String::from_utf8_lossy(raw));
+            if open || closes {
                 if let Some(s) = span.as_mut() {
                     s.end = l.end;
                 }
+            }
+            if closes {
+                open = false;
                 continue;
             }
             if !raw.starts_with(b"<<<<<<< SEARCH") {
                 continue;
             }
+            open = true;
             // The file name is on the line before, or before the opening fence.
             let mut k = i;
             let mut name = None;
@@ -611,12 +620,12 @@ tests/a.py .F
         assert!(out.issues.iter().any(|i| i.message.contains("UTF-8")));
         // Edits without a file name, an unterminated REPLACE, and empty input do not panic.
         let out = read_str("<<<<<<< SEARCH\nx\n=======\n");
-        // (The block never closes: the edit holds its SEARCH line alone, and names no file.)
+        // (The block never closes: the edit holds what it wrote, and names no file.)
         let args: serde_json::Value =
             serde_json::from_str(&out.trajectories[0].turns[0].calls[0].arguments).expect("JSON");
         assert_eq!(
             args,
-            serde_json::json!({"files": [], "edits": "<<<<<<< SEARCH"})
+            serde_json::json!({"files": [], "edits": "<<<<<<< SEARCH\nx\n======="})
         );
         let out = read_str("");
         assert!(out.trajectories.is_empty());
