@@ -107,6 +107,8 @@ struct ObligationLists {
     #[serde(default)]
     for_the_reader: Vec<String>,
     #[serde(default)]
+    describes_the_work: Vec<String>,
+    #[serde(default)]
     first_step: Vec<String>,
     #[serde(default)]
     imperative_verbs: Vec<String>,
@@ -397,6 +399,8 @@ pub struct Lexicon {
     pub plan_header: Patterns,
     /// A sentence introducing steps for the reader, not the agent ("you would need to:").
     pub for_the_reader: Patterns,
+    /// A sentence that introduces what the work shown does ("This updated version will:").
+    pub describes_the_work: Patterns,
     /// A sentence that starts on a larger piece of work ("Let me start by …", "First, …"):
     /// the commitment before it is the whole task, not the turn's call.
     pub first_step: Patterns,
@@ -572,7 +576,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 35] = [
+        let lists: [(&[String], &str); 36] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -597,6 +601,7 @@ impl Lexicon {
             (&o.dropped, "obligation.dropped"),
             (&o.plan_header, "obligation.plan_header"),
             (&o.for_the_reader, "obligation.for_the_reader"),
+            (&o.describes_the_work, "obligation.describes_the_work"),
             (&o.first_step, "obligation.first_step"),
             (&o.tracker_open, "obligation.tracker_open"),
             (&o.tracker_close, "obligation.tracker_close"),
@@ -656,6 +661,7 @@ impl Lexicon {
             dropped: next()?,
             plan_header: next()?,
             for_the_reader: next()?,
+            describes_the_work: next()?,
             first_step: next()?,
             tracker_open: next()?,
             tracker_close: next()?,
@@ -769,6 +775,7 @@ fn merge(into: &mut File, f: File) {
     o.dropped.extend(f.obligation.dropped);
     o.plan_header.extend(f.obligation.plan_header);
     o.for_the_reader.extend(f.obligation.for_the_reader);
+    o.describes_the_work.extend(f.obligation.describes_the_work);
     o.first_step.extend(f.obligation.first_step);
     o.imperative_verbs.extend(f.obligation.imperative_verbs);
     o.prospective_words.extend(f.obligation.prospective_words);

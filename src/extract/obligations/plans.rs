@@ -125,8 +125,10 @@ pub(super) fn plan_steps(
         }
         // "To run the game, you would need to:" — steps for the reader, not the agent's plan.
         // "Here are the steps we followed:" — steps taken, whatever mood they are written in.
-        if lead.is_some_and(|h| lex.for_the_reader.is_match(h) || introduced && tells_past_work(h))
-        {
+        if lead.is_some_and(|h| {
+            lex.for_the_reader.is_match(h)
+                || introduced && (tells_past_work(h) || lex.describes_the_work.is_match(h.trim()))
+        }) {
             continue;
         }
         let imperative = items
