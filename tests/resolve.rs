@@ -3463,6 +3463,19 @@ fn a_list_describing_the_work_shown_is_no_plan() {
     assert_eq!(steps("# aider chat started at 2024-08-15 14:43:28\n\n#### the edit failed when no filename was given; fall back to a default  \n\nCertainly! Let's update the `find_filename` function:\n\naider/coders/editblock_coder.py\n```python\n<<<<<<< SEARCH\n    return None\n=======\n    return current_filename or \"unknown_file\"\n>>>>>>> REPLACE\n```\n\nNext, I will:\n\n1. Use \"unknown_file\" as a fallback when no filename is found.\n2. Print a warning message when this happens.\n\nThese modifications should help handle cases where the filename is missing.\n\n> Applied edit to aider/coders/editblock_coder.py  \n\n#### thanks, that works  \n\nGlad it helps!\n"), 2);
 }
 
+/// "lets" written for "let's" opens its clause; after a subject it is the verb "to let" ("This
+/// flag lets you skip the check"), which promises nothing.
+#[test]
+fn lets_after_a_subject_is_the_verb_and_at_a_clause_s_start_a_promise() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Why the flag?"},
+        {"role": "assistant", "content": "The flag lets you skip the check. Now lets rerun the linter on the package."},
+        {"role": "user", "content": "ok"},
+    ]));
+    let owed: Vec<&str> = commitments(&a).iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(owed, ["Now lets rerun the linter on the package."]);
+}
+
 /// The verb of an action is before its purpose ("collect X to analyze Y" collects), but "try
 /// to" is no purpose: its "to" completes the verb. Either way the turn's call does it.
 #[test]
