@@ -3448,7 +3448,7 @@ fn an_unclosed_edit_block_is_the_attempted_edit() {
 }
 
 /// A list under a sentence whose subject is the work the turn shows ("This change will:",
-/// "These changes do the following:") describes that work: it plans nothing, whatever mood its
+/// "These changes:") describes that work: it plans nothing, whatever mood its
 /// items are in. The same list under "Next, I will:" is the writer's plan.
 #[test]
 fn a_list_describing_the_work_shown_is_no_plan() {
@@ -3460,6 +3460,7 @@ fn a_list_describing_the_work_shown_is_no_plan() {
             .count()
     };
     assert_eq!(steps("# aider chat started at 2024-08-15 14:43:28\n\n#### the edit failed when no filename was given; fall back to a default  \n\nCertainly! Let's update the `find_filename` function:\n\naider/coders/editblock_coder.py\n```python\n<<<<<<< SEARCH\n    return None\n=======\n    return current_filename or \"unknown_file\"\n>>>>>>> REPLACE\n```\n\nThis change will:\n\n1. Use \"unknown_file\" as a fallback when no filename is found.\n2. Print a warning message when this happens.\n\nThese modifications should help handle cases where the filename is missing.\n\n> Applied edit to aider/coders/editblock_coder.py  \n\n#### thanks, that works  \n\nGlad it helps!\n"), 0);
+    assert_eq!(steps("# aider chat started at 2024-08-15 14:43:28\n\n#### the edit failed when no filename was given; fall back to a default  \n\nCertainly! Let's update the `find_filename` function:\n\naider/coders/editblock_coder.py\n```python\n<<<<<<< SEARCH\n    return None\n=======\n    return current_filename or \"unknown_file\"\n>>>>>>> REPLACE\n```\n\nThese changes:\n\n1. Use \"unknown_file\" as a fallback when no filename is found.\n2. Print a warning message when this happens.\n\nThese modifications should help handle cases where the filename is missing.\n\n> Applied edit to aider/coders/editblock_coder.py  \n\n#### thanks, that works  \n\nGlad it helps!\n"), 0);
     assert_eq!(steps("# aider chat started at 2024-08-15 14:43:28\n\n#### the edit failed when no filename was given; fall back to a default  \n\nCertainly! Let's update the `find_filename` function:\n\naider/coders/editblock_coder.py\n```python\n<<<<<<< SEARCH\n    return None\n=======\n    return current_filename or \"unknown_file\"\n>>>>>>> REPLACE\n```\n\nNext, I will:\n\n1. Use \"unknown_file\" as a fallback when no filename is found.\n2. Print a warning message when this happens.\n\nThese modifications should help handle cases where the filename is missing.\n\n> Applied edit to aider/coders/editblock_coder.py  \n\n#### thanks, that works  \n\nGlad it helps!\n"), 2);
 }
 
