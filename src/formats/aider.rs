@@ -387,7 +387,8 @@ impl Reader<'_> {
             let raw = self.bytes[l.start..l.end].trim_ascii_end();
             let closes = raw.starts_with(b">>>>>>> REPLACE")
                 || open && is_fence_line(&String::from_utf8_lossy(raw));
-            if open || closes {
+            // (Blank lines do not extend it: the turn ends at its last line of text.)
+            if closes || open && !raw.trim_ascii().is_empty() {
                 if let Some(s) = span.as_mut() {
                     s.end = l.end;
                 }
@@ -627,6 +628,10 @@ tests/a.py .F
             args,
             serde_json::json!({"files": [], "edits": "<<<<<<< SEARCH\nx\n======="})
         );
+        // A block left open before blank lines ends where its turn does, at the last text.
+        let out = read_str("<<<<<<< SEARCH\nx\n\n\n");
+        let turn = &out.trajectories[0].turns[0];
+        assert_eq!(turn.calls[0].span, turn.span);
         let out = read_str("");
         assert!(out.trajectories.is_empty());
     }
