@@ -2302,6 +2302,30 @@ fn thanks_is_an_interjection_however_long() {
 }
 
 #[test]
+fn a_pronoun_after_thanks_for_a_thing_stands_for_that_thing() {
+    // "it" is the help just thanked for, in the same turn; after bare thanks it points back.
+    let turns = |thanks: &str| {
+        json!([
+            {"role": "user", "content": "Book it."},
+            {"role": "assistant", "content": "Your booking is complete: flight HAT097, seat 12C."},
+            {"role": "user", "content": format!("{thanks} I appreciate it.")},
+        ])
+    };
+    for thanks in [
+        "Alright, thank you for your help.",
+        "Thanks for the quick fix.",
+    ] {
+        let a = analyse(turns(thanks));
+        let pronouns = of_kind(&a, &[Subkind::Pronoun]);
+        assert!(pronouns.is_empty(), "{thanks}: {pronouns:#?}");
+    }
+    let a = analyse(turns("Thanks!"));
+    let pronouns = of_kind(&a, &[Subkind::Pronoun]);
+    assert_eq!(pronouns.len(), 1, "{pronouns:#?}");
+    assert_eq!(pronouns[0].antecedent.as_ref().map(|l| l.turn), Some(1));
+}
+
+#[test]
 fn a_date_a_day_later_and_a_submit_call_are_what_they_narrate() {
     let a = analyse(json!([
         {"role": "user", "content": "Move my flight one day later."},

@@ -49,6 +49,9 @@ impl Reader<'_> {
                     lex.pronoun_object
                         .first(sentence)
                         .filter(|&(ps, _)| !names_a_thing(&sentence[..ps]) && !names_code(earlier))
+                        // ("Thank you for your help. I appreciate it.": what the thanks
+                        // names.)
+                        .filter(|_| !thanks_for_a_thing(earlier))
                         .filter(|&(ps, _)| {
                             !(says_its_action && strip_prefix_ci(&sentence[ps..], "do ").is_some())
                         })
@@ -128,6 +131,20 @@ fn names_a_thing(before: &str) -> bool {
                 "the" | "my" | "our" | "your" | "this" | "that"
             ) && p[1].chars().next().is_some_and(char::is_alphabetic)
         })
+}
+
+/// "Thank you for your help", "Alright, thanks for the update": thanks naming what they are
+/// for (within the sentence's first three words).
+fn thanks_for_a_thing(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let opens_with_thanks = lower
+        .split_whitespace()
+        .take(3)
+        .any(|w| w.starts_with("thank"));
+    opens_with_thanks
+        && lower
+            .split_once(" for ")
+            .is_some_and(|(_, rest)| names_a_thing(rest))
 }
 
 /// Whether a text names code, a file or a path (`fields.py`, `src/`).
