@@ -2326,6 +2326,26 @@ fn a_pronoun_after_thanks_for_a_thing_stands_for_that_thing() {
 }
 
 #[test]
+fn an_id_is_defined_by_the_record_its_call_fetched() {
+    // The profile fetched by the user id says what the id is, though it never repeats it; a
+    // later reservation record holding the id only mentions it.
+    let a = analyse(json!([
+        {"role": "user", "content": "Hi, my user ID is sophia_silva_7557."},
+        {"role": "assistant", "content": null,
+         "tool_calls": [call("c1", "get_user_details", json!({"user_id": "sophia_silva_7557"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"name\": {\"first_name\": \"Sophia\"}, \"reservations\": [\"NM1VX1\"]}"},
+        {"role": "assistant", "content": null,
+         "tool_calls": [call("c2", "get_reservation_details", json!({"reservation_id": "NM1VX1"}))]},
+        {"role": "tool", "tool_call_id": "c2", "content": "{\"reservation_id\": \"NM1VX1\", \"user_id\": \"sophia_silva_7557\", \"origin\": \"MSP\"}"},
+        {"role": "user", "content": "Can you look again?"},
+        {"role": "assistant", "content": "I checked every reservation of sophia_silva_7557 again."},
+    ]));
+    let ids = of_kind(&a, &[Subkind::Identifier]);
+    assert_eq!(ids.len(), 1, "{ids:#?}");
+    assert_eq!(ids[0].antecedent.as_ref().map(|l| l.turn), Some(2));
+}
+
+#[test]
 fn a_date_a_day_later_and_a_submit_call_are_what_they_narrate() {
     let a = analyse(json!([
         {"role": "user", "content": "Move my flight one day later."},

@@ -61,6 +61,19 @@ impl IdSeen {
     }
 }
 
+/// Whether a tool result is a record: a JSON object, without an error. (A command's report,
+/// "✓ Updated issue spotter-4te.1", says what was done to the id, not what it is.)
+fn gives_a_record(turn: &Turn) -> bool {
+    let ok = turn
+        .result
+        .as_ref()
+        .is_some_and(|r| !r.is_error && r.exit_code.is_none_or(|c| c == 0));
+    ok && turn
+        .segments
+        .first()
+        .is_some_and(|s| s.text.text.trim_start().starts_with('{'))
+}
+
 fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -262,7 +275,7 @@ pub fn extract(
         } else if dialogue {
             before_the_log(i, turn, lex, facts);
         }
-        remember(i, turn, &ids, calls, &nouns, &mut vis);
+        remember(i, traj, &ids, calls, &nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -616,12 +629,13 @@ fn act(vis: &mut Visible, i: usize, families: &[String]) {
 
 fn remember(
     i: usize,
-    turn: &Turn,
+    traj: &Trajectory,
     seg_ids: &[Vec<(usize, usize)>],
     calls: &Calls,
     nouns: &HashMap<String, String>,
     vis: &mut Visible,
 ) {
+    let turn = &traj.turns[i];
     if turn.role == Role::Event {
         return;
     }
@@ -686,14 +700,24 @@ fn remember(
         }
     }
     // A result is what its call did: "the file you grepped" is in the grep's output.
-    if let Some(a) = turn
+    if let Some((a, (t, k))) = turn
         .result
         .as_ref()
         .and_then(|r| r.call)
         .filter(|call| vis.awaiting.remove(call))
-        .and_then(|(t, k)| calls.of_turn(t).get(k))
+        .and_then(|(t, k)| calls.of_turn(t).get(k).map(|a| (a, (t, k))))
     {
         act(vis, i, &a.families);
+        // A record fetched by an id (`get_user_details` of `sophia_silva_7557`) says what the
+        // id is, whether or not it repeats the id.
+        if gives_a_record(turn) {
+            let args = &traj.turns[t].calls[k].arguments;
+            for &(s, e) in &a.ids {
+                if let Some(seen) = vis.ids.get_mut(&args[s..e]) {
+                    seen.first_record.get_or_insert(i);
+                }
+            }
+        }
         // A printed file is "the code" a later turn talks about, whatever words it holds.
         if a.kind == super::null_results::CallKind::ReadFile {
             for noun in ["code", "file", "source"] {
