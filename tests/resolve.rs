@@ -2346,6 +2346,29 @@ fn an_id_is_defined_by_the_record_its_call_fetched() {
 }
 
 #[test]
+fn saying_the_work_cannot_start_yet_does_not_do_it() {
+    let turns = |later: &str| {
+        json!([
+            {"role": "user", "content": "Cancel all my flights."},
+            {"role": "assistant", "content": "Please provide the reservation IDs, and I'll assist you with the cancellation process."},
+            {"role": "user", "content": "I don't have them with me."},
+            {"role": "assistant", "content": later},
+        ])
+    };
+    let a = analyse(turns(
+        "Unfortunately, I cannot start the cancellation process without the reservation IDs.",
+    ));
+    let owed = commitments(&a);
+    assert_eq!(owed.len(), 1, "{owed:#?}");
+    assert_eq!(owed[0].status, Status::Open);
+    // Saying it is done does it.
+    let a = analyse(turns(
+        "I have completed the cancellation process for every reservation.",
+    ));
+    assert_eq!(commitments(&a)[0].status, Status::Discharged);
+}
+
+#[test]
 fn a_date_a_day_later_and_a_submit_call_are_what_they_narrate() {
     let a = analyse(json!([
         {"role": "user", "content": "Move my flight one day later."},
