@@ -2355,12 +2355,15 @@ fn saying_the_work_cannot_start_yet_does_not_do_it() {
             {"role": "assistant", "content": later},
         ])
     };
-    let a = analyse(turns(
+    for later in [
         "Unfortunately, I cannot start the cancellation process without the reservation IDs.",
-    ));
-    let owed = commitments(&a);
-    assert_eq!(owed.len(), 1, "{owed:#?}");
-    assert_eq!(owed[0].status, Status::Open);
+        "Unfortunately, I need the reservation IDs to start the cancellation process.",
+    ] {
+        let a = analyse(turns(later));
+        let owed = commitments(&a);
+        assert_eq!(owed.len(), 1, "{later}: {owed:#?}");
+        assert_eq!(owed[0].status, Status::Open, "{later}");
+    }
     // Saying it is done does it.
     let a = analyse(turns(
         "I have completed the cancellation process for every reservation.",
