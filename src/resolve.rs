@@ -882,10 +882,9 @@ fn resolve_with_prose(
             if !cue_null && !cue_done && !assistant {
                 continue;
             }
-            let mut words: HashSet<String> = terms(sentence)
-                .into_iter()
-                .chain(tokens(sentence).map(|(_, w)| stem(w)))
-                .collect();
+            // The stem of every word ("in", "it" too): a fact's terms are stems of its words,
+            // and its code objects may hold short words.
+            let mut words: HashSet<String> = tokens(sentence).map(|(_, w)| stem(w)).collect();
             // "I'll hold off on making any changes": a done or dropped kind of action meets
             // the obligations of that kind that name nothing more specific.
             if cue_done {
