@@ -81,6 +81,9 @@ fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     }
 }
 
+/// Where an id's record is: the result turn, its segment, and the id's offsets in that text.
+type RecordAt = (usize, usize, usize, usize);
+
 #[derive(Default)]
 struct Visible {
     previous: Option<usize>,
@@ -116,9 +119,9 @@ struct Visible {
     numbered: HashMap<String, String>,
     /// Where the record that defines each id is: the tool result (turn, segment) and the
     /// offset of the id in it. A turn that says the record's values restates what the id is.
-    id_record: HashMap<String, (usize, usize, usize, usize)>,
+    id_record: HashMap<String, RecordAt>,
     /// The words of each such record, worked out once: a turn naming the id again asks again.
-    record_words: std::cell::RefCell<HashMap<(usize, usize, usize, usize), Vec<String>>>,
+    record_words: std::cell::RefCell<HashMap<RecordAt, Vec<String>>>,
 }
 
 impl Visible {
