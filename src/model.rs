@@ -200,6 +200,7 @@ pub enum Format {
     SweAgent,
     MiniSweAgent,
     OpenaiChat,
+    OpenaiResponses,
     Anthropic,
     Inspect,
     Aider,
@@ -208,13 +209,14 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 12] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Openhands,
         Format::SweAgent,
         Format::MiniSweAgent,
         Format::OpenaiChat,
+        Format::OpenaiResponses,
         Format::Anthropic,
         Format::Inspect,
         Format::Aider,
@@ -230,6 +232,7 @@ impl Format {
             Format::SweAgent => "swe-agent",
             Format::MiniSweAgent => "mini-swe-agent",
             Format::OpenaiChat => "openai-chat",
+            Format::OpenaiResponses => "openai-responses",
             Format::Anthropic => "anthropic",
             Format::Inspect => "inspect",
             Format::Aider => "aider",

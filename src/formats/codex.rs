@@ -36,9 +36,9 @@ const INJECTED_PREFIXES: [&str; 12] = [
 ];
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
-    let mut out = ReadOutput::new(Format::Codex);
     let d = Doc::new(bytes);
     let lines;
+    let mut out = ReadOutput::new(Format::Codex);
     let records: Vec<(Span, &Value)> = match shape {
         // A one-line rollout parses as one document; the old TypeScript CLI wrote
         // `{"session": {...}, "items": [...]}`; an array is read as a list of records.
@@ -57,16 +57,28 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             lines.iter().map(|l| (l.span, &l.value)).collect()
         }
     };
-    let sources = Sources::scan(&d, &records);
+    read_records(d, &records, Format::Codex, out)
+}
+
+/// Reads Responses-API items (and Codex's records around them) as one trajectory: Codex
+/// rollouts, and the item lists of the OpenAI Responses API and Agents SDK
+/// (`super::openai_responses`).
+pub(super) fn read_records(
+    d: Doc,
+    records: &[(Span, &Value)],
+    format: Format,
+    mut out: ReadOutput,
+) -> ReadOutput {
+    let sources = Sources::scan(&d, records);
     let mut r = Reader {
         d,
-        traj: Trajectory::new(Format::Codex, Span::new(0, bytes.len())),
+        traj: Trajectory::new(format, Span::new(0, d.bytes.len())),
         open_assistant: None,
         open_compaction: None,
         noted: HashSet::new(),
         sources,
     };
-    for &(span, rec) in &records {
+    for &(span, rec) in records {
         r.record(span, rec, &mut out);
     }
     if !r.traj.turns.is_empty() {
@@ -148,8 +160,8 @@ impl Reader<'_> {
             // Legacy `{"record_type":"state"}` lines: resume state, not conversation.
             return;
         }
-        if d.get(rec, "type").is_some() {
-            // Legacy: a bare Responses-API item.
+        if d.get(rec, "type").is_some() || d.get(rec, "role").is_some() {
+            // Legacy: a bare Responses-API item (a message may leave out its type).
             self.item(span, rec, out);
             return;
         }
@@ -201,7 +213,11 @@ impl Reader<'_> {
 
     fn item(&mut self, span: Span, p: &Value, out: &mut ReadOutput) {
         let d = self.d;
-        let ty = d.get_str(p, "type").unwrap_or_default();
+        // (An input message may be written without its type: `{"role": "user", "content": …}`.)
+        let ty = d
+            .get_str(p, "type")
+            .or_else(|| d.get(p, "role").map(|_| "message".to_string()))
+            .unwrap_or_default();
         match ty.as_str() {
             "message" => {
                 let role = d.get_str(p, "role").unwrap_or_default();
@@ -243,10 +259,12 @@ impl Reader<'_> {
                     }
                 }
             }
-            "function_call" | "custom_tool_call" | "local_shell_call" => {
+            "function_call" | "custom_tool_call" | "local_shell_call" | "computer_call"
+            | "mcp_call" => {
                 let (name, args) = match ty.as_str() {
-                    "function_call" => (d.get_str(p, "name"), d.get(p, "arguments")),
+                    "function_call" | "mcp_call" => (d.get_str(p, "name"), d.get(p, "arguments")),
                     "custom_tool_call" => (d.get_str(p, "name"), d.get(p, "input")),
+                    "computer_call" => (Some("computer".to_string()), d.get(p, "action")),
                     _ => (Some("local_shell".to_string()), d.get(p, "action")),
                 };
                 let arguments = match args {
@@ -254,16 +272,45 @@ impl Reader<'_> {
                     Some(a) => d.raw(a).to_string(),
                     None => String::new(),
                 };
+                // An MCP call carries its own result: the output, or the error it raised. The
+                // item is cut in two where that value starts, the call's turn before it and the
+                // result's from it, so that the two turns do not overlap.
+                let error = d.get(p, "error").filter(|e| !matches!(e.kind, Kind::Null));
+                let result = (ty == "mcp_call").then(|| {
+                    let value = error.or_else(|| d.get(p, "output"));
+                    let cut = value.map_or(p.span.end.saturating_sub(1), |v| v.span.start);
+                    (value, cut.clamp(p.span.start, p.span.end))
+                });
+                let (call_span, turn_span) = match result {
+                    Some((_, cut)) => (
+                        Span::new(p.span.start, cut),
+                        Span::new(span.start.min(p.span.start), cut),
+                    ),
+                    None => (p.span, span),
+                };
                 let call = ToolCall {
                     id: d.get_str(p, "call_id").or_else(|| d.get_str(p, "id")),
                     name: name.unwrap_or_default(),
                     arguments,
-                    span: p.span,
+                    span: call_span,
                     result_turn: None,
                 };
-                self.assistant(span).calls.push(call);
+                let id = call.id.clone();
+                self.assistant(turn_span).calls.push(call);
+                if let Some((value, cut)) = result {
+                    let mut t = Turn::new(Role::Tool, Span::new(cut, span.end.max(cut)));
+                    if let Some(v) = value {
+                        push_content(&d, v, SegmentKind::Output, &mut t);
+                    }
+                    t.result = Some(ToolResult {
+                        call_id: id,
+                        is_error: error.is_some(),
+                        ..Default::default()
+                    });
+                    self.push(t);
+                }
             }
-            "function_call_output" | "custom_tool_call_output" => {
+            "function_call_output" | "custom_tool_call_output" | "computer_call_output" => {
                 let t = output_turn(&d, p, span);
                 self.push(t);
             }
@@ -272,7 +319,16 @@ impl Reader<'_> {
             }
             // Items with no turn of their own: undo snapshots, hosted tool calls whose result
             // stays inside the model, and the API's catch-all.
-            "ghost_snapshot" | "web_search_call" | "image_generation_call" | "other" => {}
+            "ghost_snapshot"
+            | "web_search_call"
+            | "image_generation_call"
+            | "other"
+            | "file_search_call"
+            | "code_interpreter_call"
+            | "mcp_list_tools"
+            | "mcp_approval_request"
+            | "mcp_approval_response"
+            | "item_reference" => {}
             _ => self.note_once(out, span, format!("response item type `{ty}`")),
         }
     }

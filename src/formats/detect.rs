@@ -114,6 +114,14 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             if let Some(m) = d.get(v, "messages") {
                 return Some(chat_flavour(d, d.items(m)));
             }
+            // A Responses request (`input`) or response (`output`) holding items.
+            let holds_items = |key: &str| {
+                d.get(v, key)
+                    .is_some_and(|l| d.items(l).iter().any(|i| responses_item(d, i)))
+            };
+            if holds_items("input") || holds_items("output") {
+                return Some(Format::OpenaiResponses);
+            }
             if has(d, v, "role") && has(d, v, "content") {
                 return Some(chat_flavour(d, std::slice::from_ref(v)));
             }
@@ -130,6 +138,10 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             {
                 return Some(Format::Openhands);
             }
+            // Responses-API items (an Agents SDK history), told by their calls and text parts.
+            if items.iter().any(|i| responses_item(d, i)) {
+                return Some(Format::OpenaiResponses);
+            }
             if has(d, first, "role") {
                 if items.iter().any(|m| is_mini_swe_observation(d, m)) {
                     return Some(Format::MiniSweAgent);
@@ -143,6 +155,10 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
         }
         _ => None,
     }
+}
+
+fn responses_item(d: &Doc, v: &Value) -> bool {
+    super::openai_responses::is_item(d, v)
 }
 
 fn is_inspect_events(d: &Doc, events: &Value) -> bool {

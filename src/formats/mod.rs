@@ -12,6 +12,7 @@ pub mod detect;
 pub mod inspect;
 pub mod mini_swe_agent;
 pub mod openai_chat;
+pub mod openai_responses;
 pub mod openhands;
 pub mod swe_agent;
 pub mod text;
@@ -259,6 +260,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         Format::SweAgent => swe_agent::read(bytes, &shape),
         Format::MiniSweAgent => mini_swe_agent::read(bytes, &shape),
         Format::OpenaiChat => openai_chat::read(bytes, &shape),
+        Format::OpenaiResponses => openai_responses::read(bytes, &shape),
         Format::Anthropic => anthropic::read(bytes, &shape),
         Format::Inspect => inspect::read(bytes, &shape),
         Format::Aider => aider::read(bytes, &shape),
