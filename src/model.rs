@@ -202,6 +202,7 @@ pub enum Format {
     OpenaiChat,
     OpenaiResponses,
     Anthropic,
+    Gemini,
     Inspect,
     Aider,
     WhoAndWhen,
@@ -209,7 +210,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 12] = [
+    pub const ALL: [Format; 13] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Openhands,
@@ -218,6 +219,7 @@ impl Format {
         Format::OpenaiChat,
         Format::OpenaiResponses,
         Format::Anthropic,
+        Format::Gemini,
         Format::Inspect,
         Format::Aider,
         Format::WhoAndWhen,
@@ -233,6 +235,7 @@ impl Format {
             Format::MiniSweAgent => "mini-swe-agent",
             Format::OpenaiChat => "openai-chat",
             Format::OpenaiResponses => "openai-responses",
+            Format::Gemini => "gemini",
             Format::Anthropic => "anthropic",
             Format::Inspect => "inspect",
             Format::Aider => "aider",

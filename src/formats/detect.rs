@@ -111,6 +111,12 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
                     return Some(Format::Openhands);
                 }
             }
+            if super::gemini::is_session(d, v)
+                || d.get(v, "contents")
+                    .is_some_and(|c| d.items(c).iter().any(|x| super::gemini::is_content(d, x)))
+            {
+                return Some(Format::Gemini);
+            }
             if let Some(m) = d.get(v, "messages") {
                 return Some(chat_flavour(d, d.items(m)));
             }
@@ -137,6 +143,9 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
                 || has(d, first, "history") && has(d, first, "instance_id")
             {
                 return Some(Format::Openhands);
+            }
+            if super::gemini::is_content(d, first) {
+                return Some(Format::Gemini);
             }
             // Responses-API items (an Agents SDK history), told by their calls and text parts.
             if items.iter().any(|i| responses_item(d, i)) {

@@ -9,6 +9,7 @@ pub mod anthropic;
 pub mod claude_code;
 pub mod codex;
 pub mod detect;
+pub mod gemini;
 pub mod inspect;
 pub mod mini_swe_agent;
 pub mod openai_chat;
@@ -262,6 +263,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         Format::OpenaiChat => openai_chat::read(bytes, &shape),
         Format::OpenaiResponses => openai_responses::read(bytes, &shape),
         Format::Anthropic => anthropic::read(bytes, &shape),
+        Format::Gemini => gemini::read(bytes, &shape),
         Format::Inspect => inspect::read(bytes, &shape),
         Format::Aider => aider::read(bytes, &shape),
         Format::WhoAndWhen => who_and_when::read(bytes, &shape),
