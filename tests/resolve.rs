@@ -4013,3 +4013,24 @@ fn the_other_or_remaining_things_an_earlier_turn_named_point_back() {
         ]
     );
 }
+
+#[test]
+fn checking_a_report_is_not_delivered_by_writing_one() {
+    // "double-check the plan breakdown": the breakdown is what gets checked, not a text the
+    // promise owes, so the run's final report does not discharge it; writing the breakdown out
+    // does discharge a promise to share one.
+    let turns = |promise: &str| {
+        json!([
+            {"role": "user", "content": "Compute the churn rate."},
+            {"role": "assistant", "content": format!("The churn rate is 4.12% over Q1. {promise}")},
+            {"role": "user", "content": "Thanks."},
+            {"role": "assistant", "content": "Final answer: Q1 churn rate 4.12%, computed over customers who signed up before January, with the plan split shown above."},
+        ])
+    };
+    let a = analyse(turns(
+        "I will double-check the plan breakdown in the next review.",
+    ));
+    assert_eq!(commitment_links(&a), [(1, Status::Open, None)]);
+    let a = analyse(turns("I will share the plan breakdown next."));
+    assert_eq!(commitment_links(&a), [(1, Status::Discharged, Some(3))]);
+}

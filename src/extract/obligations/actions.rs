@@ -330,6 +330,27 @@ impl ChunkWords {
                 .filter(|&end| text[end..].matches('`').count() >= 4)
         });
         let conjuncts = verb_end.map_or_else(Vec::new, |end| conjuncts(text, end, lex));
+        // A text to check ("double-check the plan breakdown", "verify the summary") is looked
+        // at, not delivered: a verb of checking whose object is the report word, with no second
+        // predicate between them ("verify it and share the findings" still delivers).
+        let report_word = |w: &str| {
+            let lw = w.to_ascii_lowercase();
+            !lw.ends_with("ed")
+                && !lw.ends_with("ing")
+                && lex
+                    .synonyms
+                    .get(&crate::extract::words::stem(&lw))
+                    .is_some_and(|f| f.iter().any(|x| x == "report"))
+        };
+        let looks_at = own_verb.as_ref().is_some_and(|(end, f)| {
+            let object = &text[*end..];
+            let before = tokens(object)
+                .find(|(_, w)| report_word(w))
+                .map_or(object, |(at, _)| &object[..at]);
+            f.iter().any(|f| f == "verify")
+                && !before.contains(',')
+                && tokens(before).all(|(_, w)| !matches!(w, "and" | "then" | "to" | "or"))
+        });
         // (A question that names no action of its own is looking: "see if we are correct".)
         let question = observed(text);
         let families = question
@@ -357,18 +378,12 @@ impl ChunkWords {
                 .collect(),
             // (As its verb, "list" delivers too: "I will list the stops on the line:" over the
             // list. As a noun, "a list of albums" is something to find.)
+            // A text to check or read ("double-check the plan breakdown", "review the
+            // summary") is looked at, not delivered.
             delivers: tokens(text)
                 .next()
                 .is_some_and(|(_, w)| w.eq_ignore_ascii_case("list"))
-                || tokens(text).any(|(_, w)| {
-                    let lw = w.to_ascii_lowercase();
-                    !lw.ends_with("ed")
-                        && !lw.ends_with("ing")
-                        && lex
-                            .synonyms
-                            .get(&crate::extract::words::stem(&lw))
-                            .is_some_and(|f| f.iter().any(|x| x == "report"))
-                }),
+                || !looks_at && tokens(text).any(|(_, w)| report_word(w)),
             goal: {
                 let mut words = tokens(text).map(|(_, w)| w.to_ascii_lowercase());
                 match words.next().as_deref() {
