@@ -206,11 +206,12 @@ pub enum Format {
     Inspect,
     Aider,
     WhoAndWhen,
+    Autogen,
     Text,
 }
 
 impl Format {
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 14] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Openhands,
@@ -223,6 +224,7 @@ impl Format {
         Format::Inspect,
         Format::Aider,
         Format::WhoAndWhen,
+        Format::Autogen,
         Format::Text,
     ];
 
@@ -240,6 +242,7 @@ impl Format {
             Format::Inspect => "inspect",
             Format::Aider => "aider",
             Format::WhoAndWhen => "who-and-when",
+            Format::Autogen => "autogen",
             Format::Text => "text",
         }
     }

@@ -111,6 +111,11 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
                     return Some(Format::Openhands);
                 }
             }
+            if d.get(v, "messages")
+                .is_some_and(|m| d.items(m).iter().any(|x| super::autogen::is_message(d, x)))
+            {
+                return Some(Format::Autogen);
+            }
             if super::gemini::is_session(d, v)
                 || d.get(v, "contents")
                     .is_some_and(|c| d.items(c).iter().any(|x| super::gemini::is_content(d, x)))
@@ -143,6 +148,9 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
                 || has(d, first, "history") && has(d, first, "instance_id")
             {
                 return Some(Format::Openhands);
+            }
+            if super::autogen::is_message(d, first) {
+                return Some(Format::Autogen);
             }
             if super::gemini::is_content(d, first) {
                 return Some(Format::Gemini);

@@ -6,6 +6,7 @@
 
 pub mod aider;
 pub mod anthropic;
+pub mod autogen;
 pub mod claude_code;
 pub mod codex;
 pub mod detect;
@@ -267,6 +268,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         Format::Inspect => inspect::read(bytes, &shape),
         Format::Aider => aider::read(bytes, &shape),
         Format::WhoAndWhen => who_and_when::read(bytes, &shape),
+        Format::Autogen => autogen::read(bytes, &shape),
         Format::Text => text::read(bytes, &shape),
     };
     out.format = Some(format);
