@@ -108,8 +108,30 @@ fn arguments(d: &Doc, args: Option<&Value>) -> String {
 fn content(d: &Doc, c: &Value, traj: &mut Trajectory) {
     let role = d.get_str(c, "role").unwrap_or_else(|| "user".into());
     if matches!(role.as_str(), "model" | "assistant") {
-        let mut t = Turn::new(Role::Assistant, c.span);
-        for p in parts(d, c) {
+        // A code execution's result comes back inside the model's own content: the content is
+        // cut there into the model's turn, the result's turn, and the model's turn after it.
+        let all = parts(d, c);
+        let mut t = Turn::new(Role::Assistant, Span::new(c.span.start, c.span.start));
+        for (k, p) in all.iter().enumerate() {
+            let end = all.get(k + 1).map_or(c.span.end, |n| n.span.start);
+            if let Some(r) = field(d, p, "codeExecutionResult", "code_execution_result") {
+                let next = Turn::new(Role::Assistant, Span::new(end, end));
+                traj.turns.push(std::mem::replace(&mut t, next));
+                let mut out = Turn::new(Role::Tool, Span::new(p.span.start, end));
+                if let Some(o) = d.get(r, "output") {
+                    push_content(d, o, SegmentKind::Output, &mut out);
+                }
+                let outcome = d.get_str(r, "outcome").unwrap_or_default();
+                let failed = !outcome.is_empty() && outcome != "OUTCOME_OK";
+                out.result = Some(ToolResult {
+                    is_error: failed,
+                    error_kind: failed.then_some(outcome),
+                    ..Default::default()
+                });
+                traj.turns.push(out);
+                continue;
+            }
+            t.span.end = end;
             if let Some(call) = field(d, p, "functionCall", "function_call") {
                 t.calls.push(ToolCall {
                     id: d.get_str(call, "id"),
@@ -130,30 +152,11 @@ fn content(d: &Doc, c: &Value, traj: &mut Trajectory) {
                 push_content(d, text, SegmentKind::Prose, &mut t);
             }
         }
-        // A code execution's result comes back in the model's own content: its turn follows.
-        let results: Vec<&Value> = parts(d, c)
-            .iter()
-            .filter(|p| field(d, p, "codeExecutionResult", "code_execution_result").is_some())
-            .collect();
-        if results.is_empty() {
-            traj.turns.push(t);
-            return;
+        // (The part of the content after the last result, or all of it when it has none.)
+        if all.is_empty() {
+            t.span = c.span;
         }
-        t.span = Span::new(c.span.start, results[0].span.start);
-        traj.turns.push(t);
-        for (k, p) in results.iter().enumerate() {
-            let end = results.get(k + 1).map_or(c.span.end, |n| n.span.start);
-            let r = field(d, p, "codeExecutionResult", "code_execution_result").expect("kept");
-            let mut t = Turn::new(Role::Tool, Span::new(p.span.start, end));
-            if let Some(o) = d.get(r, "output") {
-                push_content(d, o, SegmentKind::Output, &mut t);
-            }
-            let outcome = d.get_str(r, "outcome").unwrap_or_default();
-            t.result = Some(ToolResult {
-                is_error: !outcome.is_empty() && outcome != "OUTCOME_OK",
-                error_kind: (outcome != "OUTCOME_OK" && !outcome.is_empty()).then_some(outcome),
-                ..Default::default()
-            });
+        if t.span.end > t.span.start {
             traj.turns.push(t);
         }
         return;
@@ -387,6 +390,32 @@ mod tests {
         assert_eq!(t.turns[5].segments[0].text.text, r#"{"result": "ok"}"#);
         // Each response turn is its own part: the spans do not overlap.
         assert!(t.turns[2].span.end <= t.turns[3].span.start);
+    }
+
+    #[test]
+    fn code_run_inside_a_model_content_cuts_it_into_turns() {
+        let doc = r#"[{"role": "user", "parts": [{"text": "What is 2**10?"}]},
+ {"role": "model", "parts": [{"executableCode": {"language": "PYTHON", "code": "print(2**10)"}},
+   {"codeExecutionResult": {"outcome": "OUTCOME_FAILED", "output": "NameError"}},
+   {"text": "The run failed; it is 1024."}]}]"#;
+        let t = &read_str(doc).trajectories[0];
+        use Role::*;
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        assert_eq!(roles, [User, Assistant, Tool, Assistant]);
+        let r = t.turns[2].result.as_ref().unwrap();
+        assert_eq!((r.call, r.is_error), (Some((1, 0)), true));
+        assert_eq!(
+            t.turns[3].segments[0].text.text,
+            "The run failed; it is 1024."
+        );
+        for w in t.turns.windows(2) {
+            assert!(w[0].span.end <= w[1].span.start);
+        }
+        for u in &t.turns {
+            for s in &u.segments {
+                assert!(u.span.start <= s.text.span.start && s.text.span.end <= u.span.end);
+            }
+        }
     }
 
     #[test]
