@@ -87,7 +87,14 @@ fn step_turn(d: &Doc, item: &Value, first: bool, traj: &Trajectory) -> Turn {
     let crashed = d
         .get(item, "content")
         .is_some_and(|c| d.raw(c).contains(RUNTIME_CRASH));
+    // AG2's web agents post what their browser shows as their own message ("Address: …\nTitle:
+    // …\nViewport position: …"): an observation, like WebSurfer's.
+    let page = d
+        .get(item, "content")
+        .and_then(|c| d.str(c))
+        .is_some_and(|c| is_browser_page(&c));
     let terminal = crashed
+        || page
         || [&name, &role]
             .into_iter()
             .flatten()
@@ -153,6 +160,15 @@ fn step_turn(d: &Doc, item: &Value, first: bool, traj: &Trajectory) -> Turn {
         _ => {}
     }
     t
+}
+
+/// Whether a message is a text browser's render of a page: its header lines `Address:`,
+/// `Title:` and `Viewport position:` (autogen's SimpleTextBrowser, which AG2's and
+/// Magentic-One's surfers share).
+fn is_browser_page(content: &str) -> bool {
+    let mut lines = content.lines();
+    lines.next().is_some_and(|l| l.starts_with("Address: "))
+        && lines.take(3).any(|l| l.starts_with("Viewport position: "))
 }
 
 /// The line the Magentic-One runtime logs before the traceback of an agent that crashed.
@@ -352,6 +368,22 @@ mod tests {
         assert!(t.turns[1].calls.is_empty());
         let r = t.turns[4].result.as_ref().unwrap();
         assert_eq!((r.exit_code, r.call), (Some(0), None));
+    }
+
+    #[test]
+    fn a_browser_page_an_agent_posts_is_an_observation() {
+        let src = r#"{"history": [
+  {"content": "How many edits?", "role": "assistant", "name": "Manager"},
+  {"content": "Address: bing: edits to the page\nTitle: edits - Search\nViewport position: Showing page 1 of 1.\n=======================\nI will find 10 results", "role": "user", "name": "WebServing_Expert"},
+  {"content": "Address: the page of results is summarized below; I will look further.", "role": "user", "name": "WebServing_Expert"}
+ ], "question": "q", "question_ID": 9}"#;
+        let out = read_str(src);
+        let t = &out.trajectories[0];
+        assert_eq!(t.turns[1].role, Role::Tool);
+        assert_eq!(t.turns[1].segments[0].kind, SegmentKind::Output);
+        assert_eq!(t.turns[1].result.as_ref().unwrap().call, None);
+        // Without the browser's header lines, the agent is speaking.
+        assert_eq!(t.turns[2].role, Role::Assistant);
     }
 
     #[test]
