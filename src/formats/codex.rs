@@ -12,6 +12,8 @@
 //! Newer rollouts persist each user and assistant message twice: as a `response_item` (what the
 //! model saw) and as an `event_msg` (what the UI showed). The response item wins; the event is
 //! read only when the file has no response item of that kind (older or sub-agent files).
+//!
+//! The event stream of `codex exec --json` is read by `super::codex_exec`.
 
 use super::{jsonl_objects, push_content, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
@@ -57,6 +59,13 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             lines.iter().map(|l| (l.span, &l.value)).collect()
         }
     };
+    // `codex exec --json` writes thread events, not rollout records.
+    if records
+        .iter()
+        .any(|(_, r)| super::codex_exec::is_event(&d, r))
+    {
+        return super::codex_exec::read_events(d, &records, out);
+    }
     read_records(d, &records, Format::Codex, out)
 }
 

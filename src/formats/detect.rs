@@ -268,7 +268,7 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if has(d, v, "payload") && ty.as_deref().is_some_and(|t| CODEX_TYPES.contains(&t)) {
         return Some(Format::Codex);
     }
-    if has(d, v, "record_type") {
+    if has(d, v, "record_type") || super::codex_exec::is_event(d, v) {
         return Some(Format::Codex);
     }
     if ty.as_deref().is_some_and(|t| CLAUDE_TYPES.contains(&t))

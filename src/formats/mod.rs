@@ -9,6 +9,7 @@ pub mod anthropic;
 pub mod autogen;
 pub mod claude_code;
 pub mod codex;
+pub mod codex_exec;
 pub mod detect;
 pub mod gemini;
 pub mod inspect;

@@ -85,22 +85,32 @@ pub struct TodoItem {
 pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
     let d = Doc::new(bytes);
     if let Ok(v) = json::parse(bytes, call.span.start, call.span.end.min(bytes.len())) {
+        // (A Codex exec `todo_list` item is the list itself.)
         let input = d
             .get(&v, "input")
             .or_else(|| d.get(&v, "args"))
-            .or_else(|| d.get(&v, "arguments"));
+            .or_else(|| d.get(&v, "arguments"))
+            .or_else(|| d.get(&v, "items").map(|_| &v));
         if let Some(input) = input {
             if matches!(input.kind, json::Kind::Object(_)) {
-                let list = d.get(input, "todos").or_else(|| d.get(input, "plan"));
+                let list = ["todos", "plan", "items"]
+                    .iter()
+                    .find_map(|k| d.get(input, k));
                 if let Some(list) = list {
                     return d
                         .items(list)
                         .iter()
                         .filter_map(|it| {
-                            let cv = d.get(it, "content").or_else(|| d.get(it, "step"))?;
+                            let cv = ["content", "step", "text"]
+                                .iter()
+                                .find_map(|k| d.get(it, k))?;
+                            let done = d.get(it, "completed").and_then(|c| d.as_bool(c));
                             Some(TodoItem {
                                 content: d.str(cv)?,
-                                status: d.get_str(it, "status").unwrap_or_default(),
+                                status: d
+                                    .get_str(it, "status")
+                                    .or_else(|| done.map(|c| status_of(c).to_string()))
+                                    .unwrap_or_default(),
                                 text: d.text(cv),
                             })
                         })
@@ -112,20 +122,19 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
     let Ok(v) = serde_json::from_str::<serde_json::Value>(&call.arguments) else {
         return Vec::new();
     };
-    let list = v.get("todos").or_else(|| v.get("plan"));
+    let list = ["todos", "plan", "items"].iter().find_map(|k| v.get(k));
     list.and_then(|l| l.as_array())
         .map(|a| {
             a.iter()
                 .filter_map(|it| {
+                    let content = ["content", "step", "text"].iter().find_map(|k| it.get(k))?;
+                    let done = it.get("completed").and_then(|c| c.as_bool());
                     Some(TodoItem {
-                        content: it
-                            .get("content")
-                            .or_else(|| it.get("step"))?
-                            .as_str()?
-                            .to_string(),
+                        content: content.as_str()?.to_string(),
                         status: it
                             .get("status")
                             .and_then(|s| s.as_str())
+                            .or_else(|| done.map(status_of))
                             .unwrap_or("")
                             .to_string(),
                         text: None,
@@ -134,4 +143,13 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The status a todo list that marks items only `completed: bool` gives an item.
+fn status_of(completed: bool) -> &'static str {
+    if completed {
+        "completed"
+    } else {
+        "pending"
+    }
 }
