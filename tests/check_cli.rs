@@ -417,3 +417,25 @@ fn json_formats_agree_with_each_other() {
     assert_eq!(none.code, 0);
     assert_eq!(none.stdout, "[]\n");
 }
+
+#[test]
+fn a_todo_item_pending_in_every_list_is_one_finding_at_its_latest_listing() {
+    // The Codex exec fixture lists "Run the whole suite" as pending in three todo writes
+    // (lines 7, 12 and 18): one finding, at the last, pointing back at the first.
+    let fixture = "corpus/fixtures/codex/exec-json-iso-week.jsonl";
+    let r = check(&["--output-format", "concise", "--select", "OB001", fixture]);
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| l.contains("[OB001]")).collect();
+    assert_eq!(lines.len(), 1, "{}", r.stdout);
+    assert!(
+        lines[0].starts_with(&format!("{fixture}:18:")),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("Run the whole suite"), "{}", lines[0]);
+    let r = check(&["--output-format", "json", "--select", "OB001", fixture]);
+    assert!(
+        r.stdout.contains("pending since this todo list (turn 2)"),
+        "{}",
+        r.stdout
+    );
+}

@@ -10,7 +10,7 @@
 use super::{role, turn_anchor};
 use crate::extract::{Fact, FactKind, Subkind};
 use crate::lint::{normalized, short, subkind_phrase, Cx, Draft, Label, Rule};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
     let traj = cx.traj;
@@ -22,12 +22,26 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
         .iter()
         .map(|(f, _)| f.span.start)
         .collect();
+    let reported = |f: &Fact| {
+        f.status.is_live()
+            && rule.wants(f.subkind)
+            && replaced.get(f.turn).copied().flatten().is_none()
+            && !(f.kind() == FactKind::Reference && compacted_away.contains(&f.span.start))
+    };
+    // A todo tool lists what is pending anew with every write: one finding per item, at its
+    // latest listing, pointing back at the first.
+    let mut listings: HashMap<&str, (&Fact, usize)> = HashMap::new();
+    for f in cx.analysis.facts.iter().filter(|f| reported(f)) {
+        if let Some(k) = &f.todo_key {
+            listings.entry(k).or_insert((f, f.id)).1 = f.id;
+        }
+    }
     for f in &cx.analysis.facts {
-        if !f.status.is_live()
-            || !rule.wants(f.subkind)
-            || replaced.get(f.turn).copied().flatten().is_some()
-            || f.kind() == FactKind::Reference && compacted_away.contains(&f.span.start)
-        {
+        if !reported(f) {
+            continue;
+        }
+        let first_listed = f.todo_key.as_deref().and_then(|k| listings.get(k));
+        if first_listed.is_some_and(|&(_, latest)| latest != f.id) {
             continue;
         }
         let call = traj.call_of(f.turn);
@@ -37,6 +51,12 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             labels.push(Label {
                 span: c.span,
                 message: format!("the call to `{}` (turn {})", c.name, call_turn(cx, f)),
+            });
+        }
+        if let Some(&(first, _)) = first_listed.filter(|(first, _)| first.id != f.id) {
+            labels.push(Label {
+                span: first.span,
+                message: format!("pending since this todo list (turn {})", first.turn),
             });
         }
         let missing = match (f.kind(), f.subkind) {
