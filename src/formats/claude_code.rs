@@ -54,13 +54,21 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             continue;
         }
         let ty = d.get_str(rec, "type").unwrap_or_default();
+        // In `--output-format stream-json`, a sub-agent's messages come inline, marked with
+        // the call that started it: its turns, not this trajectory's.
+        if d.get(rec, "parent_tool_use_id")
+            .is_some_and(|p| matches!(p.kind, Kind::Str { .. }))
+        {
+            continue;
+        }
         if traj.id.is_none() {
             // A sub-agent file shares its parent's sessionId; its own id is the agentId.
             let sidechain = d.get(rec, "isSidechain").and_then(|v| d.as_bool(v)) == Some(true);
             traj.id = sidechain
                 .then(|| d.get_str(rec, "agentId"))
                 .flatten()
-                .or_else(|| d.get_str(rec, "sessionId"));
+                .or_else(|| d.get_str(rec, "sessionId"))
+                .or_else(|| d.get_str(rec, "session_id"));
         }
         let before = traj.turns.len();
         let mut first_turn = None;
@@ -193,6 +201,20 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     t.event = Some(EventKind::Other("claude-code.microcompact_boundary".into()));
                     traj.turns.push(t);
                 }
+            }
+            // The closing record of `claude -p --output-format stream-json`: on success it
+            // repeats the last message; otherwise the run stopped (turn limit, error).
+            "result" if !d.is(rec, "subtype", "success") => {
+                open = None;
+                let mut t = Turn::new(Role::Event, span);
+                let subtype = d.get_str(rec, "subtype").unwrap_or_else(|| "error".into());
+                t.event = Some(EventKind::Other(format!("claude-code.result.{subtype}")));
+                for key in ["result", "errors"] {
+                    if let Some(v) = d.get(rec, key) {
+                        push_content(&d, v, SegmentKind::Prose, &mut t);
+                    }
+                }
+                traj.turns.push(t);
             }
             _ => {}
         }
@@ -611,6 +633,43 @@ mod tests {
             .issues
             .iter()
             .any(|i| i.severity == Severity::Note && i.message.contains("skipped 2 message")));
+    }
+
+    #[test]
+    fn print_mode_stream_json_is_read_without_the_sub_agent_s_messages() {
+        // `claude -p --output-format stream-json --verbose`: an init record, messages with
+        // `session_id` and `parent_tool_use_id`, a closing result.
+        let src = [
+            r#"{"type":"system","subtype":"init","cwd":"/repo","session_id":"s9","tools":["Bash","Task"],"model":"m"}"#,
+            r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"I'll ask a sub-agent."},{"type":"tool_use","id":"toolu_1","name":"Task","input":{"description":"find the config"}}]},"parent_tool_use_id":null,"session_id":"s9"}"#,
+            r#"{"type":"assistant","message":{"id":"msg_s","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_s","name":"Grep","input":{"pattern":"config"}}]},"parent_tool_use_id":"toolu_1","session_id":"s9"}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_s","type":"tool_result","content":"No matches found"}]},"parent_tool_use_id":"toolu_1","session_id":"s9"}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"There is no config file."}]},"parent_tool_use_id":null,"session_id":"s9"}"#,
+            r#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":2,"session_id":"s9"}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            crate::formats::detect::detect(src.as_bytes()),
+            Some(Format::ClaudeCode)
+        );
+        let out = read_str(&src);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("s9"));
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [Role::Assistant, Role::Tool, Role::Event]);
+        assert_eq!(t.turns[0].calls[0].result_turn, Some(1));
+        assert_eq!(
+            t.turns[2].event,
+            Some(EventKind::Other(
+                "claude-code.result.error_max_turns".into()
+            ))
+        );
+        // On success the result repeats the last message: no turn.
+        let ok = src.replace(
+            r#""subtype":"error_max_turns","is_error":true"#,
+            r#""subtype":"success","is_error":false,"result":"done""#,
+        );
+        assert_eq!(read_str(&ok).trajectories[0].turns.len(), 2);
     }
 
     #[test]
