@@ -40,6 +40,9 @@ pub struct Text {
     pub encoding: Encoding,
     /// Empty when the text is verbatim (raw offset = span.start + decoded offset).
     pieces: Vec<Piece>,
+    /// Decoded offsets where a text appended to this one begins (`append`): each part between
+    /// them lies in the file as such, the bytes between two parts are not the text's.
+    joins: Vec<usize>,
 }
 
 impl Text {
@@ -51,6 +54,7 @@ impl Text {
             span,
             encoding: Encoding::Plain,
             pieces: Vec::new(),
+            joins: Vec::new(),
         }
     }
 
@@ -64,6 +68,7 @@ impl Text {
                     span: content,
                     encoding: Encoding::JsonString,
                     pieces: Vec::new(),
+                    joins: Vec::new(),
                 };
             }
         }
@@ -74,6 +79,7 @@ impl Text {
             span: content,
             encoding: Encoding::JsonString,
             pieces,
+            joins: Vec::new(),
         }
     }
 
@@ -167,12 +173,62 @@ impl Text {
                 }
             }
         }
+        let joins = self
+            .joins
+            .iter()
+            .filter(|&&j| s < j && j < e)
+            .map(|j| j - s)
+            .collect();
         Text {
             text: self.text[s..e].to_owned(),
             span,
             encoding: self.encoding,
             pieces,
+            joins,
         }
+    }
+
+    /// Appends `next`, text found further on in the file (the next chunk of a message streamed
+    /// in pieces), keeping the map back to raw offsets of both: a phrase across the seam maps
+    /// to a span from its start in one to its end in the other.
+    pub fn append(&mut self, next: Text) {
+        if self.text.is_empty() {
+            *self = next;
+            return;
+        }
+        let shift = self.text.len();
+        let verbatim = |t: &Text, dec: usize| Piece {
+            dec,
+            raw: t.span.start,
+            dec_len: t.text.len(),
+            raw_len: t.text.len(),
+        };
+        if self.pieces.is_empty() {
+            self.pieces.push(verbatim(self, 0));
+        }
+        if next.pieces.is_empty() {
+            if !next.text.is_empty() {
+                self.pieces.push(verbatim(&next, shift));
+            }
+        } else {
+            let moved = next.pieces.iter().map(|p| Piece {
+                dec: p.dec + shift,
+                ..*p
+            });
+            self.pieces.extend(moved);
+        }
+        self.joins.push(shift);
+        self.joins.extend(next.joins.iter().map(|j| j + shift));
+        self.text.push_str(&next.text);
+        self.span = self.span.cover(next.span);
+    }
+
+    /// The decoded ranges that each lie in the file as such: the whole text, or the parts an
+    /// `append` joined.
+    pub fn parts(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let starts = std::iter::once(0).chain(self.joins.iter().copied());
+        let ends = self.joins.iter().copied().chain([self.text.len()]);
+        starts.zip(ends)
     }
 
     /// The decoded range `[s, e)` read once more as the content of a JSON string literal (a
@@ -217,6 +273,8 @@ impl Text {
             span: outer.span,
             encoding,
             pieces,
+            // (Read again as one literal: a text joined from several is not one.)
+            joins: Vec::new(),
         }
     }
 
@@ -394,6 +452,39 @@ mod tests {
         let content = Span::new(3, 3 + lit.len());
         let t = Text::from_json(&bytes, content, lit.contains('\\'));
         (bytes, t)
+    }
+
+    #[test]
+    fn appended_chunks_keep_their_raw_offsets() {
+        // Two chunks of one streamed message, on two lines: "I'll run " and "the \"tests\"."
+        let bytes = br#"{"content":"I'll run "}
+{"content":"the \"tests\"."}"#;
+        let at = |lit: &[u8]| {
+            let s = bytes.windows(lit.len()).position(|w| w == lit).unwrap();
+            Span::new(s, s + lit.len())
+        };
+        let mut t = Text::from_json(bytes, at(b"I'll run "), false);
+        t.append(Text::from_json(bytes, at(br#"the \"tests\"."#), true));
+        assert_eq!(t.text, "I'll run the \"tests\".");
+        let raw = |s: usize, e: usize| {
+            let r = t.raw_span(s, e);
+            &bytes[r.start..r.end]
+        };
+        // Within the first chunk, within the second (across an escape), and across the seam.
+        assert_eq!(raw(0, 4), b"I'll");
+        let q = t.text.find("\"tests").unwrap();
+        assert_eq!(raw(q, q + 7), br#"\"tests\""#);
+        let run = t.text.find("run").unwrap();
+        let r = t.raw_span(run, run + "run the".len());
+        assert_eq!(&bytes[r.start..r.start + 3], b"run");
+        assert_eq!(&bytes[r.end - 3..r.end], b"the");
+        // Each chunk lies in the file as such: the parts say where the seam is.
+        let parts: Vec<(usize, usize)> = t.parts().collect();
+        assert_eq!(parts, [(0, 9), (9, t.text.len())]);
+        // Appending to nothing is the chunk itself.
+        let mut empty = Text::plain(String::new(), 0);
+        empty.append(Text::from_json(bytes, at(b"I'll run "), false));
+        assert_eq!(empty.raw_span(0, 4), at(b"I'll"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Byte-exactness over every reader: for every text segment, decoding the raw bytes at its
-//! offsets gives exactly its text, any piece of the text maps back to raw bytes that decode to
+//! offsets gives exactly its text (part by part for a message streamed in chunks), any piece of the text maps back to raw bytes that decode to
 //! that piece, and every turn's bytes lie inside the file without overlapping another turn's.
 //! Run over our fixtures and, where it is present, the shared corpus of real logs.
 
@@ -65,21 +65,32 @@ fn check_file(path: &Path, problems: &mut Vec<String>) -> usize {
                     ));
                     continue;
                 }
-                let raw = &bytes[t.span.start..t.span.end];
-                if decode(raw, t.encoding) != t.text {
-                    problems.push(format!(
-                        "{}: traj {k} turn {i}: segment at {:?} does not decode to its text",
-                        path.display(),
-                        t.span
-                    ));
-                    continue;
-                }
-                let points = sample_boundaries(&t.text, 7);
-                for (a, &s) in points.iter().enumerate() {
-                    for &e in &points[a..] {
-                        let r = t.raw_span(s, e);
-                        if decode(&bytes[r.start..r.end], t.encoding) != t.text[s..e] {
-                            problems.push(format!("{}: traj {k} turn {i}: piece {s}..{e} of the segment at {:?} maps to {:?}, which does not decode to it", path.display(), t.span, r));
+                // A text joined from chunks (a streamed message) lies in the file part by part;
+                // any other is one part, its whole span.
+                let parts: Vec<(usize, usize)> = t.parts().collect();
+                let whole = parts.len() == 1;
+                for &(ps, pe) in &parts {
+                    let r = if whole { t.span } else { t.raw_span(ps, pe) };
+                    if r.start < t.span.start || r.end > t.span.end {
+                        problems.push(format!("{}: traj {k} turn {i}: part {ps}..{pe} of the segment at {:?} maps outside it, to {r:?}", path.display(), t.span));
+                        continue;
+                    }
+                    if decode(&bytes[r.start..r.end], t.encoding) != t.text[ps..pe] {
+                        problems.push(format!(
+                            "{}: traj {k} turn {i}: segment at {:?} (part {ps}..{pe}) does not decode to its text",
+                            path.display(),
+                            t.span
+                        ));
+                        continue;
+                    }
+                    let points = sample_boundaries(&t.text[ps..pe], 7);
+                    for (a, &s) in points.iter().enumerate() {
+                        for &e in &points[a..] {
+                            let (s, e) = (ps + s, ps + e);
+                            let r = t.raw_span(s, e);
+                            if decode(&bytes[r.start..r.end], t.encoding) != t.text[s..e] {
+                                problems.push(format!("{}: traj {k} turn {i}: piece {s}..{e} of the segment at {:?} maps to {:?}, which does not decode to it", path.display(), t.span, r));
+                            }
                         }
                     }
                 }

@@ -271,6 +271,9 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if has(d, v, "record_type") || super::codex_exec::is_event(d, v) {
         return Some(Format::Codex);
     }
+    if super::gemini_stream::is_event(d, v) {
+        return Some(Format::Gemini);
+    }
     if ty.as_deref().is_some_and(|t| CLAUDE_TYPES.contains(&t))
         && (has(d, v, "uuid")
             || has(d, v, "sessionId")

@@ -13,6 +13,9 @@
 //!   A call's result sits inside the message that made it: the message is cut into the
 //!   assistant's turns and the results' turns at the places where each result starts.
 //!
+//! The event stream of the CLI's headless mode (`--output-format stream-json`) is read by
+//! `super::gemini_stream`.
+//!
 //! Error flags: a function response whose `response` holds `error`, a tool call whose `status` is
 //! `error`, a code execution whose `outcome` is not `OUTCOME_OK`.
 
@@ -24,6 +27,9 @@ use crate::text::Text;
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Gemini);
+    if matches!(shape, Shape::JsonLines) {
+        return super::gemini_stream::read(bytes, out);
+    }
     let d = Doc::new(bytes);
     let Some(doc) = expect_document(shape, &mut out) else {
         return out;

@@ -12,6 +12,7 @@ pub mod codex;
 pub mod codex_exec;
 pub mod detect;
 pub mod gemini;
+pub mod gemini_stream;
 pub mod inspect;
 pub mod mini_swe_agent;
 pub mod openai_chat;

@@ -1,0 +1,213 @@
+//! The event stream of Gemini CLI's headless mode (`gemini -p … --output-format stream-json`),
+//! the log a CI job keeps of a Gemini CLI run: JSONL events
+//!
+//! - `init {session_id, model}`;
+//! - `message {role: "user"|"assistant", content, delta?}`: an assistant message streams in
+//!   chunks (`delta: true`), joined back into one text whose offsets still map to each chunk;
+//! - `tool_use {tool_name, tool_id, parameters}` and `tool_result {tool_id, status, output?,
+//!   error?: {type, message}}`, paired by `tool_id` (`status: "error"` flags the failure);
+//! - `error {severity, message}` and a closing `result {status, error?, stats}`: the CLI's own,
+//!   event turns (a successful result, only statistics, is no turn).
+//!
+//! Consecutive assistant chunks and calls make one assistant turn.
+
+use super::{jsonl_objects, push_content, ReadOutput};
+use crate::json::{Doc, Kind, Value};
+use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::source::Span;
+
+/// Whether a record is an event of this stream (types other formats do not use, with the
+/// fields that make them this one's).
+pub fn is_event(d: &Doc, rec: &Value) -> bool {
+    let has = |k: &str| d.get(rec, k).is_some();
+    match d.get_str(rec, "type").as_deref() {
+        Some("init") => has("session_id") && has("model"),
+        Some("tool_use") => has("tool_name") && has("tool_id"),
+        Some("tool_result") => has("tool_id") && has("status"),
+        _ => false,
+    }
+}
+
+pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
+    let d = Doc::new(bytes);
+    let lines = jsonl_objects(bytes, &mut out);
+    let mut traj = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
+    // The assistant turn still taking chunks and calls, and whether the last event was a chunk
+    // of its text (the next one continues it).
+    let mut open: Option<usize> = None;
+    let mut chunk_open = false;
+    for line in &lines {
+        let (span, rec) = (line.span, &line.value);
+        let ty = d.get_str(rec, "type").unwrap_or_default();
+        let continues_text = std::mem::take(&mut chunk_open);
+        match ty.as_str() {
+            "init" if traj.id.is_none() => traj.id = d.get_str(rec, "session_id"),
+            "message" if d.is(rec, "role", "assistant") => {
+                let i = assistant(&mut traj, &mut open, span);
+                let turn = &mut traj.turns[i];
+                if let Some(text) = d.get(rec, "content").and_then(|c| d.text(c)) {
+                    match turn.segments.last_mut() {
+                        Some(seg) if continues_text && seg.kind == SegmentKind::Prose => {
+                            seg.text.append(text);
+                            seg.printed = 0..seg.text.text.len();
+                        }
+                        _ => turn.push_text(SegmentKind::Prose, text),
+                    }
+                }
+                chunk_open = true;
+            }
+            "message" => {
+                open = None;
+                let mut t = Turn::new(Role::User, span);
+                if let Some(c) = d.get(rec, "content") {
+                    push_content(&d, c, SegmentKind::Prose, &mut t);
+                }
+                traj.turns.push(t);
+            }
+            "tool_use" => {
+                let call = ToolCall {
+                    id: d.get_str(rec, "tool_id"),
+                    name: d.get_str(rec, "tool_name").unwrap_or_default(),
+                    arguments: d.get(rec, "parameters").map_or_else(String::new, |p| {
+                        match p.kind {
+                            Kind::Str { .. } => d.str(p).unwrap_or_default(),
+                            _ => d.raw(p).to_string(),
+                        }
+                    }),
+                    span,
+                    result_turn: None,
+                };
+                let i = assistant(&mut traj, &mut open, span);
+                traj.turns[i].calls.push(call);
+            }
+            "tool_result" => {
+                open = None;
+                let mut t = Turn::new(Role::Tool, span);
+                let error = d
+                    .get(rec, "error")
+                    .filter(|e| !matches!(e.kind, Kind::Null));
+                let output = d
+                    .get(rec, "output")
+                    .or_else(|| error.and_then(|e| d.get(e, "message")));
+                if let Some(o) = output {
+                    push_content(&d, o, SegmentKind::Output, &mut t);
+                }
+                t.result = Some(ToolResult {
+                    call_id: d.get_str(rec, "tool_id"),
+                    is_error: d.is(rec, "status", "error") || error.is_some(),
+                    error_kind: error.and_then(|e| d.get_str(e, "type")),
+                    ..Default::default()
+                });
+                traj.turns.push(t);
+            }
+            "error" => {
+                open = None;
+                traj.turns.push(event(&d, rec, span, "gemini.error"));
+            }
+            "result" if !d.is(rec, "status", "success") => {
+                open = None;
+                traj.turns.push(event(&d, rec, span, "gemini.result.error"));
+            }
+            // A successful result (statistics only), and types a later version may add.
+            _ => {}
+        }
+    }
+    if !traj.turns.is_empty() {
+        out.trajectories.push(traj);
+    }
+    out
+}
+
+/// The open assistant turn, extended over `span`, or a new one.
+fn assistant(traj: &mut Trajectory, open: &mut Option<usize>, span: Span) -> usize {
+    match *open {
+        Some(i) => {
+            let t = &mut traj.turns[i];
+            t.span = t.span.cover(span);
+            i
+        }
+        None => {
+            traj.turns.push(Turn::new(Role::Assistant, span));
+            let i = traj.turns.len() - 1;
+            *open = Some(i);
+            i
+        }
+    }
+}
+
+/// An event of the CLI's own, with its message (`message`, or `error.message`).
+fn event(d: &Doc, rec: &Value, span: Span, name: &str) -> Turn {
+    let mut t = Turn::new(Role::Event, span);
+    t.event = Some(EventKind::Other(name.into()));
+    let message = d
+        .get(rec, "message")
+        .or_else(|| d.get(rec, "error").and_then(|e| d.get(e, "message")));
+    if let Some(m) = message {
+        push_content(d, m, SegmentKind::Prose, &mut t);
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats::{self, detect};
+    use crate::model::{Format, Role};
+
+    const RUN: &str = r#"{"type":"init","timestamp":"2026-01-05T10:00:00.000Z","session_id":"g-1","model":"gemini-2.5-pro"}
+{"type":"message","timestamp":"2026-01-05T10:00:00.001Z","role":"user","content":"Fix the failing date test."}
+{"type":"message","timestamp":"2026-01-05T10:00:01.000Z","role":"assistant","content":"I'll run the","delta":true}
+{"type":"message","timestamp":"2026-01-05T10:00:01.100Z","role":"assistant","content":" tests first.","delta":true}
+{"type":"tool_use","timestamp":"2026-01-05T10:00:01.200Z","tool_name":"run_shell_command","tool_id":"run_shell_command-1","parameters":{"command":"pytest -q"}}
+{"type":"tool_result","timestamp":"2026-01-05T10:00:03.000Z","tool_id":"run_shell_command-1","status":"error","output":"1 failed","error":{"type":"shell_error","message":"exit code 1"}}
+{"type":"tool_use","timestamp":"2026-01-05T10:00:04.000Z","tool_name":"read_file","tool_id":"read_file-2","parameters":{"absolute_path":"/w/dates.py"}}
+{"type":"tool_result","timestamp":"2026-01-05T10:00:04.100Z","tool_id":"read_file-2","status":"success","output":"def parse(s): ..."}
+{"type":"error","timestamp":"2026-01-05T10:00:05.000Z","severity":"warning","message":"Loop detected, stopping execution"}
+{"type":"result","timestamp":"2026-01-05T10:00:05.100Z","status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns"},"stats":{"total_tokens":10}}
+"#;
+
+    #[test]
+    fn a_headless_stream_reads_as_turns_with_joined_chunks_and_paired_calls() {
+        assert_eq!(detect::detect(RUN.as_bytes()), Some(Format::Gemini));
+        let out = formats::read(RUN.as_bytes(), None);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("g-1"));
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        use Role::*;
+        assert_eq!(
+            roles,
+            [User, Assistant, Tool, Assistant, Tool, Event, Event]
+        );
+        // The two chunks are one sentence, and a phrase across them maps to both lines.
+        let text = &t.turns[1].segments[0].text;
+        assert_eq!(text.text, "I'll run the tests first.");
+        let s = text.text.find("the tests").unwrap();
+        let raw = text.raw_span(s, s + "the tests".len());
+        assert_eq!(&RUN[raw.start..raw.start + 3], "the");
+        assert_eq!(&RUN[raw.end - 5..raw.end], "tests");
+        // The failed call is paired and flagged; the read succeeded.
+        assert_eq!(t.turns[1].calls[0].result_turn, Some(2));
+        let r = t.turns[2].result.as_ref().unwrap();
+        assert!(r.is_error);
+        assert_eq!(r.error_kind.as_deref(), Some("shell_error"));
+        assert_eq!(t.turns[2].segments[0].text.text, "1 failed");
+        assert!(!t.turns[4].result.as_ref().unwrap().is_error);
+        assert_eq!(
+            t.turns[6].segments[0].text.text,
+            "Reached max session turns"
+        );
+        for w in t.turns.windows(2) {
+            assert!(w[0].span.end <= w[1].span.start);
+        }
+    }
+
+    #[test]
+    fn a_successful_result_is_no_turn() {
+        let ok = RUN.replace(
+            r#""status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns"},"#,
+            r#""status":"success","#,
+        );
+        let out = formats::read(ok.as_bytes(), None);
+        assert_eq!(out.trajectories[0].turns.len(), 6);
+    }
+}
