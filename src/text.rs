@@ -94,6 +94,7 @@ impl Text {
         self.span = span;
         self.encoding = Encoding::Compressed;
         self.pieces.clear();
+        self.joins.clear();
         if !self.text.is_empty() {
             self.pieces.push(Piece {
                 dec: 0,
@@ -192,6 +193,10 @@ impl Text {
     /// in pieces), keeping the map back to raw offsets of both: a phrase across the seam maps
     /// to a span from its start in one to its end in the other.
     pub fn append(&mut self, next: Text) {
+        debug_assert_eq!(self.encoding, next.encoding, "one message, one encoding");
+        if next.text.is_empty() {
+            return;
+        }
         if self.text.is_empty() {
             *self = next;
             return;
@@ -482,7 +487,7 @@ mod tests {
         let parts: Vec<(usize, usize)> = t.parts().collect();
         assert_eq!(parts, [(0, 9), (9, t.text.len())]);
         // Appending to nothing is the chunk itself.
-        let mut empty = Text::plain(String::new(), 0);
+        let mut empty = Text::from_json(bytes, Span::new(12, 12), false);
         empty.append(Text::from_json(bytes, at(b"I'll run "), false));
         assert_eq!(empty.raw_span(0, 4), at(b"I'll"));
     }

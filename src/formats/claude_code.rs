@@ -203,8 +203,12 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 }
             }
             // The closing record of `claude -p --output-format stream-json`: on success it
-            // repeats the last message; otherwise the run stopped (turn limit, error).
-            "result" if !d.is(rec, "subtype", "success") => {
+            // repeats the last message; otherwise the run stopped (turn limit, error). (An API
+            // error may come as subtype "success" with `is_error`.)
+            "result"
+                if !d.is(rec, "subtype", "success")
+                    || d.get(rec, "is_error").and_then(|v| d.as_bool(v)) == Some(true) =>
+            {
                 open = None;
                 let mut t = Turn::new(Role::Event, span);
                 let subtype = d.get_str(rec, "subtype").unwrap_or_else(|| "error".into());
@@ -670,6 +674,17 @@ mod tests {
             r#""subtype":"success","is_error":false,"result":"done""#,
         );
         assert_eq!(read_str(&ok).trajectories[0].turns.len(), 2);
+        // An API error reported as a "success" that is an error is the run stopping.
+        let api = src.replace(
+            r#""subtype":"error_max_turns","is_error":true"#,
+            r#""subtype":"success","is_error":true,"result":"API Error: 529 overloaded""#,
+        );
+        let t = &read_str(&api).trajectories[0];
+        assert_eq!(t.turns.len(), 3);
+        assert_eq!(
+            t.turns[2].segments[0].text.text,
+            "API Error: 529 overloaded"
+        );
     }
 
     #[test]

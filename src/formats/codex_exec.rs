@@ -146,19 +146,21 @@ impl<'a> Run<'a> {
             }
             "command_execution" | "mcp_tool_call" | "collab_tool_call" | "web_search"
             | "file_change" => {
-                let key = id.clone().unwrap_or_default();
                 if !completed {
-                    if !self.started.contains_key(&key) {
+                    // (Without an id, a later event cannot be told to be this item's.)
+                    if id.as_ref().is_none_or(|k| !self.started.contains_key(k)) {
                         let call = self.call(&kind, item, item.span);
                         let i = self.assistant(span);
                         self.traj.turns[i].calls.push(call);
                         let c = self.traj.turns[i].calls.len() - 1;
-                        self.started.insert(key, (i, c));
+                        if let Some(k) = id {
+                            self.started.insert(k, (i, c));
+                        }
                     }
                     return;
                 }
                 let output = self.output(&kind, item);
-                match self.started.remove(&key) {
+                match id.and_then(|k| self.started.remove(&k)) {
                     Some(call) => {
                         let mut t = self.result_turn(&kind, item, span, output);
                         if let Some(r) = t.result.as_mut() {

@@ -41,7 +41,16 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
         let ty = d.get_str(rec, "type").unwrap_or_default();
         let continues_text = std::mem::take(&mut chunk_open);
         match ty.as_str() {
-            "init" if traj.id.is_none() => traj.id = d.get_str(rec, "session_id"),
+            // Each run of the CLI starts with its own `init`: a log several runs were appended
+            // to holds one trajectory per run.
+            "init" => {
+                open = None;
+                if !traj.turns.is_empty() {
+                    let next = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
+                    out.trajectories.push(std::mem::replace(&mut traj, next));
+                }
+                traj.id = d.get_str(rec, "session_id");
+            }
             "message" if d.is(rec, "role", "assistant") => {
                 let i = assistant(&mut traj, &mut open, span);
                 let turn = &mut traj.turns[i];
@@ -53,8 +62,9 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
                         }
                         _ => turn.push_text(SegmentKind::Prose, text),
                     }
+                    // (Only text just written is what the next chunk continues.)
+                    chunk_open = true;
                 }
-                chunk_open = true;
             }
             "message" => {
                 open = None;
@@ -108,6 +118,7 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
                 open = None;
                 traj.turns.push(event(&d, rec, span, "gemini.result.error"));
             }
+            "result" => open = None,
             // A successful result (statistics only), and types a later version may add.
             _ => {}
         }
@@ -199,6 +210,32 @@ mod tests {
         for w in t.turns.windows(2) {
             assert!(w[0].span.end <= w[1].span.start);
         }
+    }
+
+    #[test]
+    fn each_run_is_a_trajectory_and_chunks_join_only_text_to_text() {
+        let src = r#"{"type":"init","timestamp":"t","session_id":"a","model":"m"}
+{"type":"message","timestamp":"t","role":"assistant","content":"Checking","delta":true}
+{"type":"tool_use","timestamp":"t","tool_name":"ls","tool_id":"ls-1","parameters":{}}
+{"type":"message","timestamp":"t","role":"assistant","content":null,"delta":true}
+{"type":"message","timestamp":"t","role":"assistant","content":"Done.","delta":true}
+{"type":"result","timestamp":"t","status":"success"}
+{"type":"init","timestamp":"t","session_id":"b","model":"m"}
+{"type":"message","timestamp":"t","role":"assistant","content":"Second run.","delta":true}
+"#;
+        let out = formats::read(src.as_bytes(), None);
+        let ids: Vec<_> = out.trajectories.iter().map(|t| t.id.clone()).collect();
+        assert_eq!(ids, [Some("a".to_string()), Some("b".to_string())]);
+        // A chunk after a call and an empty chunk starts text of its own.
+        let texts: Vec<&str> = out.trajectories[0].turns[0]
+            .segments
+            .iter()
+            .map(|s| s.text.text.as_str())
+            .collect();
+        assert_eq!(texts, ["Checking", "Done."]);
+        // The second run's turn does not reach back over the first run's lines.
+        let second = &out.trajectories[1].turns[0];
+        assert!(second.span.start > out.trajectories[0].turns[0].span.end);
     }
 
     #[test]

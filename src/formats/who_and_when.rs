@@ -126,18 +126,28 @@ fn step_turn(d: &Doc, item: &Value, first: bool, traj: &Trajectory) -> Turn {
                     first.printed.start = printed_from;
                 }
             }
-            // The terminal runs the code of the message right before it.
-            let call = traj
-                .turns
-                .len()
-                .checked_sub(1)
-                .filter(|&p| !traj.turns[p].calls.is_empty())
-                .map(|p| (p, 0));
-            t.result = Some(ToolResult {
-                call,
-                exit_code,
-                name: Some("execute_code".into()),
-                ..Default::default()
+            t.result = Some(if page {
+                // What the agent's own browser shows: no call of this log asked for it (an
+                // id that none has keeps it from answering a code block before it).
+                ToolResult {
+                    call_id: Some("browser".into()),
+                    name: Some("browser".into()),
+                    ..Default::default()
+                }
+            } else {
+                // The terminal runs the code of the message right before it.
+                let call = traj
+                    .turns
+                    .len()
+                    .checked_sub(1)
+                    .filter(|&p| !traj.turns[p].calls.is_empty())
+                    .map(|p| (p, 0));
+                ToolResult {
+                    call,
+                    exit_code,
+                    name: Some("execute_code".into()),
+                    ..Default::default()
+                }
             });
         }
         Role::Assistant => {
@@ -374,16 +384,19 @@ mod tests {
     fn a_browser_page_an_agent_posts_is_an_observation() {
         let src = r#"{"history": [
   {"content": "How many edits?", "role": "assistant", "name": "Manager"},
+  {"content": "Let me count them:\n```python\nprint(1)\n```", "role": "user", "name": "WebServing_Expert"},
   {"content": "Address: bing: edits to the page\nTitle: edits - Search\nViewport position: Showing page 1 of 1.\n=======================\nI will find 10 results", "role": "user", "name": "WebServing_Expert"},
   {"content": "Address: the page of results is summarized below; I will look further.", "role": "user", "name": "WebServing_Expert"}
  ], "question": "q", "question_ID": 9}"#;
         let out = read_str(src);
         let t = &out.trajectories[0];
-        assert_eq!(t.turns[1].role, Role::Tool);
-        assert_eq!(t.turns[1].segments[0].kind, SegmentKind::Output);
-        assert_eq!(t.turns[1].result.as_ref().unwrap().call, None);
+        assert_eq!(t.turns[2].role, Role::Tool);
+        assert_eq!(t.turns[2].segments[0].kind, SegmentKind::Output);
+        // The page answers the agent's browser, not the code block right before it.
+        assert_eq!(t.turns[2].result.as_ref().unwrap().call, None);
+        assert_eq!(t.turns[1].calls[0].result_turn, None);
         // Without the browser's header lines, the agent is speaking.
-        assert_eq!(t.turns[2].role, Role::Assistant);
+        assert_eq!(t.turns[3].role, Role::Assistant);
     }
 
     #[test]

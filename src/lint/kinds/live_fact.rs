@@ -28,8 +28,8 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             && replaced.get(f.turn).copied().flatten().is_none()
             && !(f.kind() == FactKind::Reference && compacted_away.contains(&f.span.start))
     };
-    // A todo tool lists what is pending anew with every write: one finding per item, at its
-    // latest listing, pointing back at the first.
+    // A todo tool lists what is pending anew with every write (a tracker command names its item
+    // again): one finding per item, at its latest listing, pointing back at the first.
     let mut listings: HashMap<&str, (&Fact, usize)> = HashMap::new();
     for f in cx.analysis.facts.iter().filter(|f| reported(f)) {
         if let Some(k) = &f.todo_key {
@@ -56,7 +56,7 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
         if let Some(&(first, _)) = first_listed.filter(|(first, _)| first.id != f.id) {
             labels.push(Label {
                 span: first.span,
-                message: format!("pending since this todo list (turn {})", first.turn),
+                message: format!("pending since turn {}", first.turn),
             });
         }
         let missing = match (f.kind(), f.subkind) {
