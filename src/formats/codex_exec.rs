@@ -243,7 +243,10 @@ impl<'a> Run<'a> {
             .get(item, "error")
             .filter(|e| !matches!(e.kind, Kind::Null));
         match kind {
-            "command_execution" => d.get(item, "aggregated_output"),
+            // (`output` in some early versions.)
+            "command_execution" => d
+                .get(item, "aggregated_output")
+                .or_else(|| d.get(item, "output")),
             "mcp_tool_call" => error.or_else(|| {
                 d.get(item, "result")
                     .filter(|r| !matches!(r.kind, Kind::Null))
@@ -390,6 +393,7 @@ mod tests {
         let src = lines(&[
             r#"{"type":"thread.started","thread_id":"a"}"#,
             r#"{"type":"item.completed","item":{"id":"item_0","item_type":"assistant_message","text":"Done."}}"#,
+            r#"{"type":"item.completed","item":{"id":"item_1","item_type":"command_execution","command":"ls","output":"docs\n","exit_code":0,"status":"completed"}}"#,
             r#"{"type":"thread.started","thread_id":"b"}"#,
             r#"{"type":"item.started","item":{"id":"item_0","item_type":"command_execution","command":"make","aggregated_output":"","exit_code":null,"status":"in_progress"}}"#,
         ]);
@@ -397,6 +401,9 @@ mod tests {
         assert_eq!(out.trajectories.len(), 2);
         let (a, b) = (&out.trajectories[0], &out.trajectories[1]);
         assert_eq!(a.turns[0].segments[0].text.text, "Done.");
+        // (An early version's `output` for the command's output.)
+        assert_eq!(a.turns[1].segments[0].text.text, "docs\n");
+        assert_eq!(a.turns[0].calls[0].result_turn, Some(1));
         // A run cut off while its command ran: the call, with no result.
         assert_eq!(b.id.as_deref(), Some("b"));
         assert_eq!(b.turns.len(), 1);
