@@ -656,6 +656,17 @@ mod tests {
             crate::formats::detect::detect(src.as_bytes()),
             Some(Format::ClaudeCode)
         );
+        // With partial messages on, raw API events come before the first whole message, as
+        // many as the model streams: the init record alone says what this is.
+        let events = r#"{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"I'll"}},"session_id":"s9","parent_tool_use_id":null}"#;
+        let init = src.lines().next().unwrap();
+        let rest: Vec<&str> = src.lines().skip(1).collect();
+        let streamed = format!("{init}\n{}\n{}", [events; 40].join("\n"), rest.join("\n"));
+        let detected = |s: &str| crate::formats::detect::detect(s.as_bytes());
+        assert_eq!(detected(&streamed), Some(Format::ClaudeCode));
+        let headless = format!("{}\n{}", [events; 40].join("\n"), rest.join("\n"));
+        assert_eq!(detected(&headless), Some(Format::ClaudeCode));
+        assert_eq!(read_str(&streamed).trajectories[0].turns.len(), 3);
         let out = read_str(&src);
         let t = &out.trajectories[0];
         assert_eq!(t.id.as_deref(), Some("s9"));

@@ -274,6 +274,17 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if super::gemini_stream::is_event(d, v) {
         return Some(Format::Gemini);
     }
+    // Print mode's stream-json opens with its init record, and with partial messages on,
+    // streams raw API events before the first whole message.
+    let claude_stream = has(d, v, "session_id")
+        && match ty.as_deref() {
+            Some("system") => d.is(v, "subtype", "init"),
+            Some("stream_event") => has(d, v, "event"),
+            _ => false,
+        };
+    if claude_stream {
+        return Some(Format::ClaudeCode);
+    }
     if ty.as_deref().is_some_and(|t| CLAUDE_TYPES.contains(&t))
         && (has(d, v, "uuid")
             || has(d, v, "sessionId")
