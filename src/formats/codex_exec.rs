@@ -161,6 +161,10 @@ impl<'a> Run<'a> {
                 }
                 let output = self.output(&kind, item);
                 match id.and_then(|k| self.started.remove(&k)) {
+                    // The stream keeps no result of a web search: its completion says nothing
+                    // the model saw (an empty result turn would read as a search that found
+                    // nothing).
+                    Some(_) if kind == "web_search" => {}
                     Some(call) => {
                         let mut t = self.result_turn(&kind, item, span, output);
                         if let Some(r) = t.result.as_mut() {
@@ -318,6 +322,8 @@ mod tests {
         r#"{"type":"item.completed","item":{"id":"item_5","type":"mcp_tool_call","server":"docs","tool":"search","arguments":{"q":"E0425"},"result":null,"error":{"message":"connection refused"},"status":"failed"}}"#,
         r#"{"type":"item.updated","item":{"id":"item_3","type":"todo_list","items":[{"text":"Fix the parser","completed":true}]}}"#,
         r#"{"type":"item.completed","item":{"id":"item_6","type":"web_search","query":"rust E0425"}}"#,
+        r#"{"type":"item.started","item":{"id":"item_7","type":"web_search","query":"E0425 docs"}}"#,
+        r#"{"type":"item.completed","item":{"id":"item_7","type":"web_search","query":"E0425 docs","action":{"type":"search","query":"E0425 docs"}}}"#,
         r#"{"type":"turn.failed","error":{"message":"stream disconnected"}}"#,
     ];
 
@@ -360,8 +366,10 @@ mod tests {
         assert_eq!(t.turns[5].segments[0].text.text, "connection refused");
         // The todo update and the web search (no output: a call alone) make one turn.
         let names: Vec<&str> = t.turns[6].calls.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["todo_list", "web_search"]);
+        assert_eq!(names, ["todo_list", "web_search", "web_search"]);
         assert_eq!(t.turns[6].calls[1].result_turn, None);
+        // Seen started, a web search's completion is no result either: the stream keeps none.
+        assert_eq!(t.turns[6].calls[2].result_turn, None);
         assert_eq!(t.turns[7].segments[0].text.text, "stream disconnected");
         // Turns never overlap, and each lies in the file.
         for w in t.turns.windows(2) {
