@@ -18,9 +18,9 @@
 //! its call; its completed event the result. A call seen only completed is cut in two where
 //! its output starts, so that the call's turn and the result's never overlap.
 
-use super::{push_content, ReadOutput};
+use super::{event_turn, open_assistant, push_content, ReadOutput};
 use crate::json::{Doc, Kind, Value};
-use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::Text;
 use std::collections::HashMap;
@@ -37,19 +37,12 @@ pub(super) fn read_events(d: Doc, records: &[(Span, &Value)], mut out: ReadOutpu
         let ty = d.get_str(rec, "type").unwrap_or_default();
         match ty.as_str() {
             "thread.started" => {
-                r.finish(&mut out);
-                r = Run::new(d, span);
+                std::mem::replace(&mut r, Run::new(d, span)).finish(&mut out);
                 r.traj.id = d.get_str(rec, "thread_id");
             }
             "turn.started" | "turn.completed" => r.open_assistant = None,
             "turn.failed" | "error" => {
-                let mut t = Turn::new(Role::Event, span);
-                t.event = Some(EventKind::Other(format!("codex.{ty}")));
-                let message = d.get(rec, "error").unwrap_or(rec);
-                if let Some(m) = d.get(message, "message") {
-                    push_content(&d, m, SegmentKind::Prose, &mut t);
-                }
-                r.push(t);
+                r.push(event_turn(&d, rec, span, &format!("codex.{ty}")));
             }
             "item.started" | "item.updated" | "item.completed" => {
                 if let Some(item) = d.get(rec, "item") {
@@ -83,13 +76,9 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn finish(&mut self, out: &mut ReadOutput) {
+    fn finish(self, out: &mut ReadOutput) {
         if !self.traj.turns.is_empty() {
-            let traj = std::mem::replace(
-                &mut self.traj,
-                Trajectory::new(Format::Codex, Span::new(0, 0)),
-            );
-            out.trajectories.push(traj);
+            out.trajectories.push(self.traj);
         }
     }
 
@@ -103,18 +92,7 @@ impl<'a> Run<'a> {
     /// The open assistant turn, extended over `span`, or a new one.
     fn assistant(&mut self, span: Span) -> usize {
         self.traj.span = self.traj.span.cover(span);
-        match self.open_assistant {
-            Some(i) => {
-                let t = &mut self.traj.turns[i];
-                t.span = t.span.cover(span);
-                i
-            }
-            None => {
-                let i = self.push(Turn::new(Role::Assistant, span));
-                self.open_assistant = Some(i);
-                i
-            }
-        }
+        open_assistant(&mut self.traj, &mut self.open_assistant, span)
     }
 
     fn item(&mut self, span: Span, item: &Value, completed: bool) {
@@ -195,12 +173,7 @@ impl<'a> Run<'a> {
                 }
             }
             "error" => {
-                let mut t = Turn::new(Role::Event, span);
-                t.event = Some(EventKind::Other("codex.error".into()));
-                if let Some(m) = d.get(item, "message") {
-                    push_content(&d, m, SegmentKind::Prose, &mut t);
-                }
-                self.push(t);
+                self.push(event_turn(&d, item, span, "codex.error"));
             }
             _ => {}
         }

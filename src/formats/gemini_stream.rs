@@ -11,9 +11,9 @@
 //!
 //! Consecutive assistant chunks and calls make one assistant turn.
 
-use super::{jsonl_objects, push_content, ReadOutput};
+use super::{event_turn, jsonl_objects, open_assistant, push_content, ReadOutput};
 use crate::json::{Doc, Kind, Value};
-use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 
 /// Whether a record is an event of this stream (types other formats do not use, with the
@@ -52,7 +52,7 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
                 traj.id = d.get_str(rec, "session_id");
             }
             "message" if d.is(rec, "role", "assistant") => {
-                let i = assistant(&mut traj, &mut open, span);
+                let i = open_assistant(&mut traj, &mut open, span);
                 let turn = &mut traj.turns[i];
                 if let Some(text) = d.get(rec, "content").and_then(|c| d.text(c)) {
                     match turn.segments.last_mut() {
@@ -87,7 +87,7 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
                     span,
                     result_turn: None,
                 };
-                let i = assistant(&mut traj, &mut open, span);
+                let i = open_assistant(&mut traj, &mut open, span);
                 traj.turns[i].calls.push(call);
             }
             "tool_result" => {
@@ -112,11 +112,12 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
             }
             "error" => {
                 open = None;
-                traj.turns.push(event(&d, rec, span, "gemini.error"));
+                traj.turns.push(event_turn(&d, rec, span, "gemini.error"));
             }
             "result" if !d.is(rec, "status", "success") => {
                 open = None;
-                traj.turns.push(event(&d, rec, span, "gemini.result.error"));
+                traj.turns
+                    .push(event_turn(&d, rec, span, "gemini.result.error"));
             }
             "result" => open = None,
             // A successful result (statistics only), and types a later version may add.
@@ -127,36 +128,6 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
         out.trajectories.push(traj);
     }
     out
-}
-
-/// The open assistant turn, extended over `span`, or a new one.
-fn assistant(traj: &mut Trajectory, open: &mut Option<usize>, span: Span) -> usize {
-    match *open {
-        Some(i) => {
-            let t = &mut traj.turns[i];
-            t.span = t.span.cover(span);
-            i
-        }
-        None => {
-            traj.turns.push(Turn::new(Role::Assistant, span));
-            let i = traj.turns.len() - 1;
-            *open = Some(i);
-            i
-        }
-    }
-}
-
-/// An event of the CLI's own, with its message (`message`, or `error.message`).
-fn event(d: &Doc, rec: &Value, span: Span, name: &str) -> Turn {
-    let mut t = Turn::new(Role::Event, span);
-    t.event = Some(EventKind::Other(name.into()));
-    let message = d
-        .get(rec, "message")
-        .or_else(|| d.get(rec, "error").and_then(|e| d.get(e, "message")));
-    if let Some(m) = message {
-        push_content(d, m, SegmentKind::Prose, &mut t);
-    }
-    t
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ pub mod text;
 pub mod who_and_when;
 
 use crate::json::{self, Doc, Value};
-use crate::model::{Format, SegmentKind, Trajectory, Turn};
+use crate::model::{EventKind, Format, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
 pub use detect::Shape;
 
@@ -217,6 +217,38 @@ pub fn push_block(d: &Doc, block: &Value, kind: SegmentKind, turn: &mut Turn) {
             push_content(d, t, kind, turn);
         }
     }
+}
+
+/// The open assistant turn (`open`), extended over `span`, or a new one: the readers of event
+/// streams gather an agent's consecutive items (words, calls) into one turn.
+pub fn open_assistant(traj: &mut Trajectory, open: &mut Option<usize>, span: Span) -> usize {
+    match *open {
+        Some(i) => {
+            let t = &mut traj.turns[i];
+            t.span = t.span.cover(span);
+            i
+        }
+        None => {
+            traj.turns.push(Turn::new(Role::Assistant, span));
+            let i = traj.turns.len() - 1;
+            *open = Some(i);
+            i
+        }
+    }
+}
+
+/// A harness's own event turn (`name`) over `span`, with the message `rec` carries (`message`,
+/// or `error.message`).
+pub fn event_turn(d: &Doc, rec: &Value, span: Span, name: &str) -> Turn {
+    let mut t = Turn::new(Role::Event, span);
+    t.event = Some(EventKind::Other(name.into()));
+    let message = d
+        .get(rec, "message")
+        .or_else(|| d.get(rec, "error").and_then(|e| d.get(e, "message")));
+    if let Some(m) = message {
+        push_content(d, m, SegmentKind::Prose, &mut t);
+    }
+    t
 }
 
 /// The integer a status line gives after its label (`-9` in "exit code -9 …"), and the text
