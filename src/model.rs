@@ -196,6 +196,8 @@ pub struct Compaction {
 pub enum Format {
     ClaudeCode,
     Codex,
+    Cursor,
+    Opencode,
     Openhands,
     SweAgent,
     MiniSweAgent,
@@ -211,9 +213,11 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 14] = [
+    pub const ALL: [Format; 16] = [
         Format::ClaudeCode,
         Format::Codex,
+        Format::Cursor,
+        Format::Opencode,
         Format::Openhands,
         Format::SweAgent,
         Format::MiniSweAgent,
@@ -232,6 +236,8 @@ impl Format {
         match self {
             Format::ClaudeCode => "claude-code",
             Format::Codex => "codex",
+            Format::Cursor => "cursor",
+            Format::Opencode => "opencode",
             Format::Openhands => "openhands",
             Format::SweAgent => "swe-agent",
             Format::MiniSweAgent => "mini-swe-agent",

@@ -213,7 +213,8 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 let mut t = Turn::new(Role::Event, span);
                 let subtype = d.get_str(rec, "subtype").unwrap_or_else(|| "error".into());
                 t.event = Some(EventKind::Other(format!("claude-code.result.{subtype}")));
-                for key in ["result", "errors"] {
+                // (Amp's stream, made to match this one, says why in `error`.)
+                for key in ["result", "errors", "error"] {
                     if let Some(v) = d.get(rec, key) {
                         push_content(&d, v, SegmentKind::Prose, &mut t);
                     }
@@ -637,6 +638,34 @@ mod tests {
             .issues
             .iter()
             .any(|i| i.severity == Severity::Note && i.message.contains("skipped 2 message")));
+    }
+
+    #[test]
+    fn amps_stream_json_reads_as_claude_codes() {
+        // `amp -x --stream-json`: Claude Code's shape, a `T-` thread id, a failed call flagged
+        // `is_error`, and a failed run's reason in `error`.
+        let src = [
+            r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"T-d2fc","tools":["Bash","Read"],"mcp_servers":[]}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"list the docs"}]},"parent_tool_use_id":null,"session_id":"T-d2fc"}"#,
+            r#"{"type":"assistant","message":{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Read","input":{"path":"/w/docs"}}],"stop_reason":"tool_use"},"parent_tool_use_id":null,"session_id":"T-d2fc"}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"path does not exist: /w/docs","is_error":true}]},"parent_tool_use_id":null,"session_id":"T-d2fc"}"#,
+            r#"{"type":"result","subtype":"error_during_execution","duration_ms":1200,"is_error":true,"num_turns":1,"error":"Tool execution aborted","session_id":"T-d2fc"}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            crate::formats::detect::detect(src.as_bytes()),
+            Some(Format::ClaudeCode)
+        );
+        let out = read_str(&src);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("T-d2fc"));
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(
+            roles,
+            [Role::User, Role::Assistant, Role::Tool, Role::Event]
+        );
+        assert!(t.turns[2].result.as_ref().unwrap().is_error);
+        assert_eq!(t.turns[3].segments[0].text.text, "Tool execution aborted");
     }
 
     #[test]

@@ -274,6 +274,12 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if super::gemini_stream::is_event(d, v) {
         return Some(Format::Gemini);
     }
+    if super::cursor::is_event(d, v) {
+        return Some(Format::Cursor);
+    }
+    if super::opencode::is_event(d, v) {
+        return Some(Format::Opencode);
+    }
     // Print mode's stream-json opens with its init record, and with partial messages on,
     // streams raw API events before the first whole message.
     let claude_stream = has(d, v, "session_id")

@@ -10,6 +10,7 @@ pub mod autogen;
 pub mod claude_code;
 pub mod codex;
 pub mod codex_exec;
+pub mod cursor;
 pub mod detect;
 pub mod gemini;
 pub mod gemini_stream;
@@ -17,6 +18,7 @@ pub mod inspect;
 pub mod mini_swe_agent;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod opencode;
 pub mod openhands;
 pub mod swe_agent;
 pub mod text;
@@ -110,6 +112,21 @@ pub struct Line {
 /// reported (a half-written last line as such) and skipped; non-object lines are reported as
 /// warnings and skipped. Reading goes on after every bad line.
 pub fn jsonl_objects(bytes: &[u8], out: &mut ReadOutput) -> Vec<Line> {
+    scan_jsonl(bytes, out, None)
+}
+
+/// As `jsonl_objects`, for the stdout of a CLI that prints its own messages between the JSON
+/// events (a failed run's last words, a permission it refused): lines that are not JSON at all
+/// (they open with neither `{` nor `[`) are handed back in `text`, in file order, not reported.
+pub fn jsonl_objects_and_text(
+    bytes: &[u8],
+    out: &mut ReadOutput,
+    text: &mut Vec<Span>,
+) -> Vec<Line> {
+    scan_jsonl(bytes, out, Some(text))
+}
+
+fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, mut text: Option<&mut Vec<Span>>) -> Vec<Line> {
     let mut lines = Vec::new();
     let mut start = 0;
     while start < bytes.len() {
@@ -124,7 +141,18 @@ pub fn jsonl_objects(bytes: &[u8], out: &mut ReadOutput) -> Vec<Line> {
             .iter()
             .any(|c| !c.is_ascii_whitespace())
         {
+            let opens_json = || {
+                bytes[start..content_end]
+                    .iter()
+                    .find(|c| !c.is_ascii_whitespace())
+                    .is_some_and(|c| matches!(c, b'{' | b'['))
+            };
             match json::parse(bytes, start, content_end) {
+                Err(_) if text.is_some() && !opens_json() => {
+                    if let Some(t) = text.as_deref_mut() {
+                        t.push(span);
+                    }
+                }
                 Ok(v) if matches!(v.kind, json::Kind::Object(_)) => {
                     lines.push(Line { span, value: v })
                 }
@@ -292,6 +320,8 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     let mut out = match format {
         Format::ClaudeCode => claude_code::read(bytes, &shape),
         Format::Codex => codex::read(bytes, &shape),
+        Format::Cursor => cursor::read(bytes, &shape),
+        Format::Opencode => opencode::read(bytes, &shape),
         Format::Openhands => openhands::read(bytes, &shape),
         Format::SweAgent => swe_agent::read(bytes, &shape),
         Format::MiniSweAgent => mini_swe_agent::read(bytes, &shape),

@@ -109,6 +109,7 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
                                 content: d.str(cv)?,
                                 status: d
                                     .get_str(it, "status")
+                                    .map(|s| normal_status(&s))
                                     .or_else(|| done.map(|c| status_of(c).to_string()))
                                     .unwrap_or_default(),
                                 text: d.text(cv),
@@ -134,15 +135,23 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
                         status: it
                             .get("status")
                             .and_then(|s| s.as_str())
-                            .or_else(|| done.map(status_of))
-                            .unwrap_or("")
-                            .to_string(),
+                            .map(normal_status)
+                            .or_else(|| done.map(|c| status_of(c).to_string()))
+                            .unwrap_or_default(),
                         text: None,
                     })
                 })
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A status as the todo tools of most harnesses spell it: Cursor's `TODO_STATUS_COMPLETED` is
+/// `completed`.
+fn normal_status(s: &str) -> String {
+    let s = s.to_ascii_lowercase();
+    s.strip_prefix("todo_status_")
+        .map_or(s.clone(), str::to_string)
 }
 
 /// The status a todo list that marks items only `completed: bool` gives an item.
