@@ -320,6 +320,23 @@ fn a_reply_to_an_offer_or_a_condition_points_back_and_a_closing_does_not() {
 }
 
 #[test]
+fn a_count_with_no_noun_points_back_and_a_count_of_named_things_does_not() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Run the slug tests."},
+        {"role": "assistant", "content": "Running them.", "tool_calls": [bash("c1", "pytest tests/test_slug.py")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "5 passed in 0.08s"},
+        {"role": "assistant", "content": "All five pass now."},
+        {"role": "user", "content": "And the parser tests?"},
+        {"role": "assistant", "content": "All three parser tests pass as well."},
+    ]));
+    let found = turns_and_texts(&a, &[Subkind::Pronoun]);
+    // ("them" is the user's slug tests.)
+    assert_eq!(found, [(1, "them"), (3, "All five pass")]);
+    let f = of_kind(&a, &[Subkind::Pronoun])[1];
+    assert_eq!(f.antecedent.map(|l| l.turn), Some(2));
+}
+
+#[test]
 fn these_changes_before_a_commit_point_back_and_this_change_before_its_edit_does_not() {
     let edit = |id: &str| {
         call(
@@ -608,6 +625,21 @@ fn verifying_a_build_is_done_by_running_it_and_the_tests_it_names_are_still_owed
     ]));
     // (Installing is not verifying the installation: that stays owed.)
     assert_eq!(commitment_turns(&a), [3, 5], "{:#?}", commitments(&a));
+}
+
+#[test]
+fn reproducing_a_failure_is_done_by_running_the_tests_not_by_reading() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The nightly job fails in tests/test_slug.py. Fix it."},
+        {"role": "assistant", "content": "I'll reproduce the failure first.",
+         "tool_calls": [bash("c1", "pytest tests/test_slug.py -q")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "1 failed, 3 passed"},
+        {"role": "assistant", "content": "Let me reproduce the failure.",
+         "tool_calls": [bash("c2", "cat tests/test_slug.py")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "def test_accented_title(): ..."},
+    ]));
+    // (Reading the test does not run it: that stays owed.)
+    assert_eq!(commitment_turns(&a), [3], "{:#?}", commitments(&a));
 }
 
 #[test]

@@ -89,6 +89,8 @@ pub(super) struct CallWords {
     retrieves: bool,
     /// The turn changes something (so "let me fix / add / update" is done).
     pub(super) writes: bool,
+    /// The turn runs a program (a shell line that neither prints nor searches files).
+    runs: bool,
 }
 
 impl CallWords {
@@ -98,6 +100,7 @@ impl CallWords {
             families: HashSet::default(),
             retrieves: false,
             writes: false,
+            runs: false,
         };
         words.add(turn, infos);
         words
@@ -110,6 +113,7 @@ impl CallWords {
             families,
             retrieves,
             writes,
+            runs,
         } = self;
         // Thinking aloud through a think tool is not doing anything.
         for (_, info) in turn
@@ -136,9 +140,13 @@ impl CallWords {
                     || cmd.contains("<<")
                     || cmd.contains("apply")
             });
+            use crate::extract::null_results::CallKind;
+            *runs |= cmd.is_some()
+                && !writes_files
+                && !matches!(info.kind, CallKind::ReadFile | CallKind::Match);
             match info.kind {
-                crate::extract::null_results::CallKind::Write => *writes |= writes_files,
-                crate::extract::null_results::CallKind::Unknown => {}
+                CallKind::Write => *writes |= writes_files,
+                CallKind::Unknown => {}
                 _ => *retrieves = true,
             }
         }
@@ -202,7 +210,12 @@ impl CallWords {
             && domain
                 .iter()
                 .all(|f| f.as_str() == "install" && self.families.contains(*f));
+        // "reproduce the failure" with `pytest tests/test_slug.py`: running it reproduces it.
+        let reproduced_by_running = fam("reproduce")
+            && self.runs
+            && ["test", "build"].iter().any(|f| self.families.contains(*f));
         let kind_matches = chunk.families.iter().any(|f| self.families.contains(f))
+            || reproduced_by_running
             || self.writes && fam("edit")
             || self.retrieves && look
             || verified_by_running
