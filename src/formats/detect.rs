@@ -271,7 +271,7 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if has(d, v, "record_type") || super::codex_exec::is_event(d, v) {
         return Some(Format::Codex);
     }
-    if super::gemini_stream::is_event(d, v) {
+    if super::gemini_stream::is_event(d, v) || super::gemini_chat::is_record(d, v) {
         return Some(Format::Gemini);
     }
     if super::cursor::is_event(d, v) {

@@ -14,7 +14,8 @@
 //!   assistant's turns and the results' turns at the places where each result starts.
 //!
 //! The event stream of the CLI's headless mode (`--output-format stream-json`) is read by
-//! `super::gemini_stream`.
+//! `super::gemini_stream`, the append-only chat recordings (`session-*.jsonl`) by
+//! `super::gemini_chat`.
 //!
 //! Error flags: a function response whose `response` holds `error`, a tool call whose `status` is
 //! `error`, a code execution whose `outcome` is not `OUTCOME_OK`.
@@ -28,7 +29,11 @@ use crate::text::Text;
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Gemini);
     if matches!(shape, Shape::JsonLines) {
-        return super::gemini_stream::read(bytes, out);
+        return if is_chat_recording(bytes) {
+            super::gemini_chat::read(bytes, out)
+        } else {
+            super::gemini_stream::read(bytes, out)
+        };
     }
     let d = Doc::new(bytes);
     let Some(doc) = expect_document(shape, &mut out) else {
@@ -73,6 +78,31 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
         out.trajectories.push(traj);
     }
     out
+}
+
+/// Whether JSON Lines are a chat recording rather than a headless stream: the first record that
+/// is either's decides.
+fn is_chat_recording(bytes: &[u8]) -> bool {
+    let d = Doc::new(bytes);
+    bytes
+        .split(|&b| b == b'\n')
+        .take(50)
+        .scan(0usize, |start, line| {
+            let s = *start;
+            *start += line.len() + 1;
+            Some((s, s + line.len()))
+        })
+        .filter_map(|(s, e)| crate::json::parse(bytes, s, e).ok())
+        .find_map(|v| {
+            if super::gemini_chat::is_record(&d, &v) {
+                Some(true)
+            } else if super::gemini_stream::is_event(&d, &v) {
+                Some(false)
+            } else {
+                None
+            }
+        })
+        .unwrap_or(false)
 }
 
 /// Whether a value is a Gemini content (`{role?, parts: [...]}`).
@@ -237,7 +267,7 @@ fn response_turn(d: &Doc, r: &Value, span: Span) -> Turn {
 }
 
 /// One message of a Gemini CLI session.
-fn session_message(d: &Doc, m: &Value, traj: &mut Trajectory) {
+pub(super) fn session_message(d: &Doc, m: &Value, traj: &mut Trajectory) {
     let ty = d.get_str(m, "type").unwrap_or_default();
     let role = match ty.as_str() {
         "user" => Role::User,

@@ -13,6 +13,7 @@ pub mod codex_exec;
 pub mod cursor;
 pub mod detect;
 pub mod gemini;
+pub mod gemini_chat;
 pub mod gemini_stream;
 pub mod inspect;
 pub mod mini_swe_agent;

@@ -1,0 +1,304 @@
+//! Gemini CLI's chat recordings as it writes them since they became append-only
+//! (`~/.gemini/tmp/<project>/chats/session-*.jsonl`; Qwen Code keeps the same under `~/.qwen/`):
+//! a log of edits to a conversation, replayed to get the conversation back
+//!
+//! - the first line is the session's metadata `{sessionId, projectHash, startTime, kind?}`;
+//! - a message record `{id, timestamp, type: "user"|"gemini"|"info"|"error"|"warning",
+//!   content, toolCalls?, thoughts?, tokens?}` adds a message, or replaces the one with its id
+//!   (a model message is written again each time its calls, results or token counts change);
+//! - `{"$rewindTo": id}` removes that message and every one after it (the user went back);
+//! - `{"$set": {...}}` patches the metadata; with `messages` it replaces the whole
+//!   conversation: after a compression, the messages the model keeps and the summary it was
+//!   given in place of the rest.
+//!
+//! A message is read as it last stood before the next one began (a later rewrite of an earlier
+//! message is the CLI updating its record, not a new turn), with the message reader of the
+//! legacy single-document sessions. Rewound messages are not read (a note says how many). A
+//! `$set` of messages that drops some is a compaction: an event turn, then the messages it
+//! brings that the log had not seen (the summary), read as summary turns.
+
+use super::gemini::session_message;
+use super::{jsonl_objects, ReadOutput};
+use crate::json::{Doc, Value};
+use crate::model::{EventKind, Format, Role, SegmentKind, Trajectory, Turn};
+use crate::source::Span;
+use std::collections::{HashMap, HashSet};
+
+/// Whether a record is one of a chat recording's: its metadata line, a message record (`type`
+/// next to a top-level `content` and an `id`), or a `$rewindTo` / `$set` edit.
+pub fn is_record(d: &Doc, rec: &Value) -> bool {
+    let has = |k: &str| d.get(rec, k).is_some();
+    if has("$rewindTo") || has("$set") {
+        return true;
+    }
+    if has("sessionId") && has("projectHash") {
+        return true;
+    }
+    let message_type = matches!(
+        d.get_str(rec, "type").as_deref(),
+        Some("gemini" | "user" | "info" | "error" | "warning")
+    );
+    message_type
+        && has("id")
+        && has("timestamp")
+        && (has("content") || has("toolCalls"))
+        && !has("message")
+        && !has("uuid")
+        && !has("session_id")
+}
+
+/// A step of the replayed conversation.
+enum Entry<'v> {
+    Message {
+        id: String,
+        record: &'v Value,
+    },
+    /// A compaction at this line: the messages it dropped, and those it brought that the log
+    /// had not seen.
+    Compaction {
+        span: Span,
+        dropped: Vec<String>,
+        summary: Vec<&'v Value>,
+    },
+}
+
+pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
+    let d = Doc::new(bytes);
+    let lines = jsonl_objects(bytes, &mut out);
+    let mut traj = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
+    let mut entries: Vec<Entry> = Vec::new();
+    // The ids of the messages in `entries`.
+    let mut present: HashSet<String> = HashSet::new();
+    let mut rewound = 0;
+    for line in &lines {
+        let rec = &line.value;
+        if let Some(id) = d.get_str(rec, "$rewindTo") {
+            let at = entries
+                .iter()
+                .position(|e| matches!(e, Entry::Message { id: m, .. } if *m == id))
+                .unwrap_or(0);
+            for e in entries.drain(at..) {
+                if let Entry::Message { id, .. } = e {
+                    present.remove(&id);
+                    rewound += 1;
+                }
+            }
+        } else if let Some(set) = d.get(rec, "$set") {
+            if let Some(messages) = d.get(set, "messages") {
+                let kept: HashSet<String> = d
+                    .items(messages)
+                    .iter()
+                    .filter_map(|m| d.get_str(m, "id"))
+                    .collect();
+                let dropped: Vec<String> = present
+                    .iter()
+                    .filter(|id| !kept.contains(*id))
+                    .cloned()
+                    .collect();
+                let new: Vec<&Value> = d
+                    .items(messages)
+                    .iter()
+                    .filter(|m| d.get_str(m, "id").is_none_or(|id| !present.contains(&id)))
+                    .collect();
+                if !dropped.is_empty() {
+                    for id in &dropped {
+                        present.remove(id);
+                    }
+                    for m in &new {
+                        present.insert(d.get_str(m, "id").unwrap_or_default());
+                    }
+                    entries.push(Entry::Compaction {
+                        span: line.span,
+                        dropped,
+                        summary: new,
+                    });
+                } else {
+                    for m in new {
+                        let id = d.get_str(m, "id").unwrap_or_default();
+                        present.insert(id.clone());
+                        entries.push(Entry::Message { id, record: m });
+                    }
+                }
+            }
+            if let Some(id) = d.get_str(set, "sessionId") {
+                traj.id = Some(id);
+            }
+        } else if d.get(rec, "type").is_some() && d.get(rec, "id").is_some() {
+            let id = d.get_str(rec, "id").unwrap_or_default();
+            let known = present.contains(&id);
+            match entries.last_mut() {
+                // The message just written, written again as it grows.
+                Some(Entry::Message { id: last, record }) if *last == id => *record = rec,
+                // An earlier message updated after later ones began: read as it stood.
+                _ if known => {}
+                _ => {
+                    present.insert(id.clone());
+                    entries.push(Entry::Message { id, record: rec });
+                }
+            }
+        } else if let Some(id) = d.get_str(rec, "sessionId") {
+            traj.id.get_or_insert(id);
+        }
+    }
+    // The turns each message was read as, for the compactions that drop it.
+    let mut turns_of: HashMap<&str, (usize, usize)> = HashMap::new();
+    for e in &entries {
+        match e {
+            Entry::Message { id, record } => {
+                let from = traj.turns.len();
+                session_message(&d, record, &mut traj);
+                if traj.turns.len() > from {
+                    turns_of.insert(id, (from, traj.turns.len() - 1));
+                }
+            }
+            Entry::Compaction {
+                span,
+                dropped,
+                summary,
+            } => {
+                // What it replaced: the turns of the messages it dropped (the ones it keeps
+                // stay as they were).
+                let replaced = dropped
+                    .iter()
+                    .filter_map(|id| turns_of.get(id.as_str()))
+                    .fold(None, |acc: Option<(usize, usize)>, &(a, b)| {
+                        Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b))))
+                    });
+                let end = summary.first().map_or(span.end, |m| m.span.start);
+                let mut t = Turn::new(Role::Event, Span::new(span.start, end));
+                t.event = Some(EventKind::Compaction {
+                    name: "gemini.compression".into(),
+                    replaced,
+                    opaque: summary.is_empty(),
+                });
+                traj.turns.push(t);
+                for m in summary {
+                    let from = traj.turns.len();
+                    session_message(&d, m, &mut traj);
+                    for t in &mut traj.turns[from..] {
+                        t.is_summary = true;
+                        for s in &mut t.segments {
+                            if s.kind == SegmentKind::Prose {
+                                s.kind = SegmentKind::Summary;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if rewound > 0 {
+        out.note(
+            Span::new(0, bytes.len().min(1)),
+            format!("skipped {rewound} message(s) the conversation was rewound past ($rewindTo)"),
+        );
+    }
+    if !traj.turns.is_empty() {
+        out.trajectories.push(traj);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats::{self, detect};
+    use crate::model::{EventKind, Format, Role};
+
+    const META: &str = r#"{"sessionId":"s-1","projectHash":"ab12","startTime":"2026-08-02T10:00:00.000Z","lastUpdated":"2026-08-02T10:00:00.000Z","kind":"main"}"#;
+
+    fn log(lines: &[&str]) -> String {
+        let mut all = vec![META];
+        all.extend_from_slice(lines);
+        all.join("\n") + "\n"
+    }
+
+    #[test]
+    fn a_message_is_read_as_it_last_stood_before_the_next_began() {
+        let src = log(&[
+            r#"{"id":"u1","timestamp":"t","type":"user","content":"Run the tests."}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"Running them."}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"Running them.","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"pytest"},"status":"executing","timestamp":"t"}]}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"Running them.","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"pytest"},"result":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"1 failed"}}}],"status":"error","timestamp":"t"}]}"#,
+            r#"{"$set":{"lastUpdated":"2026-08-02T10:01:00.000Z"}}"#,
+            r#"{"id":"u2","timestamp":"t","type":"user","content":"Why?"}"#,
+            // A late rewrite of an earlier message (token counts) is no new turn.
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"Running them, again.","tokens":{"input":1,"output":1,"cached":0,"total":2}}"#,
+        ]);
+        assert_eq!(detect::detect(src.as_bytes()), Some(Format::Gemini));
+        let out = formats::read(src.as_bytes(), None);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("s-1"));
+        use Role::*;
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [User, Assistant, Tool, User]);
+        // The call comes from the record that holds its result, paired and failed.
+        assert_eq!(t.turns[1].calls[0].result_turn, Some(2));
+        assert!(t.turns[2].result.as_ref().unwrap().is_error);
+        assert_eq!(t.turns[2].segments[0].text.text, "1 failed");
+        let lines: Vec<&str> = src.lines().collect();
+        let line_of = |at: usize| src[..at].matches('\n').count();
+        assert_eq!(line_of(t.turns[1].span.start), 4, "{}", lines[4]);
+        for w in t.turns.windows(2) {
+            assert!(w[0].span.end <= w[1].span.start);
+        }
+    }
+
+    #[test]
+    fn rewound_messages_are_not_read_and_a_compression_replaces_what_it_drops() {
+        let src = log(&[
+            r#"{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"I'll add a test later."}"#,
+            r#"{"id":"u2","timestamp":"t","type":"user","content":"Also rename it."}"#,
+            r#"{"id":"g2","timestamp":"t","type":"gemini","content":"Renaming."}"#,
+            r#"{"$rewindTo":"u2"}"#,
+            r#"{"id":"u3","timestamp":"t","type":"user","content":"Now the docs."}"#,
+            r#"{"$set":{"messages":[{"id":"s1","timestamp":"t","type":"user","content":[{"text":"<state_snapshot>parser fixed</state_snapshot>"}]},{"id":"u3","timestamp":"t","type":"user","content":"Now the docs."}]}}"#,
+            r#"{"id":"g3","timestamp":"t","type":"gemini","content":"Done."}"#,
+        ]);
+        let out = formats::read(src.as_bytes(), None);
+        assert!(out
+            .issues
+            .iter()
+            .any(|i| i.message.contains("skipped 2 message")));
+        let t = &out.trajectories[0];
+        let texts: Vec<(Role, bool, &str)> = t
+            .turns
+            .iter()
+            .map(|u| {
+                let text = u.segments.first().map_or("", |s| s.text.text.as_str());
+                (u.role, u.is_summary, text)
+            })
+            .collect();
+        use Role::*;
+        assert_eq!(
+            texts,
+            [
+                (User, false, "Fix the parser."),
+                (Assistant, false, "I'll add a test later."),
+                (User, false, "Now the docs."),
+                (Event, false, ""),
+                (User, true, "<state_snapshot>parser fixed</state_snapshot>"),
+                (Assistant, false, "Done."),
+            ]
+        );
+        // It replaced the turns of the messages it dropped, not the one it kept.
+        match &t.turns[3].event {
+            Some(EventKind::Compaction { replaced, .. }) => assert_eq!(*replaced, Some((0, 1))),
+            other => panic!("{other:?}"),
+        }
+        for w in t.turns.windows(2) {
+            assert!(w[0].span.end <= w[1].span.start);
+        }
+    }
+
+    #[test]
+    fn a_headless_stream_is_still_read_as_one() {
+        let stream = r#"{"type":"init","timestamp":"t","session_id":"g","model":"m"}
+{"type":"message","timestamp":"t","role":"assistant","content":"Hi","delta":true}
+"#;
+        let out = formats::read(stream.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::Gemini));
+        assert_eq!(out.trajectories[0].id.as_deref(), Some("g"));
+    }
+}
