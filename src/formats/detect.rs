@@ -152,6 +152,9 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             if super::autogen::is_message(d, first) {
                 return Some(Format::Autogen);
             }
+            if super::openai_chat::langchain_message(d, first).is_some() {
+                return Some(Format::OpenaiChat);
+            }
             if super::gemini::is_content(d, first) {
                 return Some(Format::Gemini);
             }
@@ -302,7 +305,11 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if has(d, v, "history") {
         return Some(Format::Openhands);
     }
-    if has(d, v, "messages") || has(d, v, "messages_display") || has(d, v, "traj") {
+    if has(d, v, "messages")
+        || has(d, v, "messages_display")
+        || has(d, v, "traj")
+        || super::openai_chat::langchain_message(d, v).is_some()
+    {
         return Some(Format::OpenaiChat);
     }
     // Legacy Codex: bare ResponseItems (Responses API block types give them away).

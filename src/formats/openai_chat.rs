@@ -8,7 +8,10 @@
 //! - tau-bench few-shot JSONL: `{"messages_display": "user: …\nassistant: …\ntool: …"}`, one
 //!   trajectory per line, the flattened string split into turns at the `user: ` / `assistant: ` /
 //!   `tool: ` line starts (`assistant: None` is a turn that only calls a tool);
-//! - LangChain `messages_to_dict` records `{"type": "human"|"ai"|"tool"|"system", "data": {...}}`.
+//! - LangChain messages, as `messages_to_dict` writes them (`{"type": "human"|"ai"|"tool"|"system",
+//!   "data": {...}}`) or as `dumpd` does (`{"lc": 1, "type": "constructor", "id": [...,
+//!   "AIMessage"], "kwargs": {...}}`, the form of LangGraph checkpoints and LangSmith exports),
+//!   in a list, a `{"messages": [...]}` state, or one per line.
 //!
 //! Assistant `tool_calls` become calls (id, `function.name`, `function.arguments` as the string it
 //! is); `role: "tool"` messages are results paired by `tool_call_id`. There is no error flag in the
@@ -196,11 +199,9 @@ impl<'a> Reader<'a> {
         }
         let (role, body) = match d.get_str(m, "role") {
             Some(r) => (r, m),
-            None => match (d.get_str(m, "type"), d.get(m, "data")) {
-                (Some(ty), Some(data)) if matches!(data.kind, Kind::Object(_)) => {
-                    (langchain_role(&d, &ty, data), data)
-                }
-                _ => {
+            None => match langchain_message(&d, m) {
+                Some((ty, body)) => (langchain_role(&d, &ty, body), body),
+                None => {
                     self.out.warn(span, "skipped a message without a `role`");
                     return;
                 }
@@ -361,10 +362,34 @@ fn markers(s: &str) -> Vec<Marker> {
 }
 
 fn is_message(d: &Doc, v: &Value) -> bool {
-    d.get(v, "role").is_some()
-        || (d.get(v, "type").is_some()
-            && d.get(v, "data")
-                .is_some_and(|x| matches!(x.kind, Kind::Object(_))))
+    d.get(v, "role").is_some() || langchain_message(d, v).is_some()
+}
+
+/// A LangChain message in either serialized form, as its type (`human`, `ai`, `tool`, …) and
+/// the object that holds its fields: `messages_to_dict`'s `{type, data}`, or the `dumpd`
+/// constructor `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}` that LangGraph
+/// checkpoints and LangSmith exports keep.
+pub fn langchain_message<'v>(d: &Doc, v: &'v Value) -> Option<(String, &'v Value)> {
+    let object = |x: &&Value| matches!(x.kind, Kind::Object(_));
+    if let (Some(ty), Some(data)) = (d.get_str(v, "type"), d.get(v, "data").filter(object)) {
+        return Some((ty, data));
+    }
+    d.get(v, "lc")?;
+    let kwargs = d.get(v, "kwargs").filter(object)?;
+    // (The class names the type when the fields do not: `HumanMessage` is `human`.)
+    let class = d
+        .get(v, "id")
+        .and_then(|id| d.items(id).last())
+        .and_then(|c| d.str(c))?;
+    let ty = d.get_str(kwargs, "type").unwrap_or_else(|| {
+        let base = class.trim_end_matches("Chunk").trim_end_matches("Message");
+        match base {
+            "Human" => "human".into(),
+            "AI" => "ai".into(),
+            other => other.to_ascii_lowercase(),
+        }
+    });
+    class.contains("Message").then_some((ty, kwargs))
 }
 
 /// The OpenAI role of a LangChain `messages_to_dict` record type.
@@ -729,6 +754,38 @@ mod tests {
         let r = t.turns[2].result.as_ref().unwrap();
         assert!(r.is_error);
         assert_eq!(r.call, Some((1, 0)));
+    }
+
+    #[test]
+    fn langchain_dumps_are_detected_in_either_form_and_any_container() {
+        let dict = r#"[{"type": "human", "data": {"content": "Raise the timeout.", "type": "human", "id": "h1"}},
+ {"type": "ai", "data": {"content": "Searching.", "type": "ai", "tool_calls": [{"name": "grep", "args": {"pattern": "timeout"}, "id": "c1", "type": "tool_call"}]}},
+ {"type": "tool", "data": {"content": "No matches found", "type": "tool", "tool_call_id": "c1", "status": "error"}}]"#;
+        let lc = r#"{"messages": [
+ {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "HumanMessage"], "kwargs": {"content": "Raise the timeout.", "type": "human"}},
+ {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"], "kwargs": {"content": [{"type": "text", "text": "Searching."}], "tool_calls": [{"name": "grep", "args": {"pattern": "timeout"}, "id": "c1", "type": "tool_call"}]}},
+ {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "ToolMessage"], "kwargs": {"content": "No matches found", "tool_call_id": "c1", "status": "error"}}]}"#;
+        let lines = r#"{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "HumanMessage"], "kwargs": {"content": "Raise the timeout."}}
+{"lc": 1, "type": "constructor", "id": ["langchain_core", "messages", "AIMessageChunk"], "kwargs": {"content": "Searching.", "tool_calls": [{"name": "grep", "args": {"pattern": "timeout"}, "id": "c1"}]}}
+{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "ToolMessage"], "kwargs": {"content": "No matches found", "tool_call_id": "c1", "status": "error"}}
+"#;
+        for src in [dict, lc, lines] {
+            assert_eq!(
+                formats::detect::detect(src.as_bytes()),
+                Some(Format::OpenaiChat),
+                "{src}"
+            );
+            let out = formats::read(src.as_bytes(), None);
+            assert!(out.issues.is_empty(), "{:?}", out.issues);
+            let t = &out.trajectories[0];
+            let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+            assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool], "{src}");
+            assert_eq!(t.turns[1].segments[0].text.text, "Searching.");
+            assert_eq!(t.turns[1].calls[0].name, "grep");
+            let r = t.turns[2].result.as_ref().unwrap();
+            assert!(r.is_error);
+            assert_eq!(r.call, Some((1, 0)));
+        }
     }
 
     #[test]
