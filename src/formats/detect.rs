@@ -92,6 +92,14 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             if has(d, v, "events") && is_inspect_events(d, d.get(v, "events")?) {
                 return Some(Format::Inspect);
             }
+            if d.get(v, "events").is_some_and(|e| {
+                d.items(e)
+                    .iter()
+                    .take(20)
+                    .any(|x| super::openhands_sdk::is_event(d, x))
+            }) {
+                return Some(Format::Openhands);
+            }
             if has(d, v, "mistake_agent") || has(d, v, "question_ID") {
                 return Some(Format::WhoAndWhen);
             }
@@ -140,6 +148,13 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             classify_line(d, v)
         }
         Kind::Array(items) => {
+            if items
+                .iter()
+                .take(20)
+                .any(|x| super::openhands_sdk::is_event(d, x))
+            {
+                return Some(Format::Openhands);
+            }
             let first = items.iter().find(|i| matches!(i.kind, Kind::Object(_)))?;
             if has(d, first, "traj") || has(d, first, "messages") {
                 return Some(Format::OpenaiChat);
@@ -302,7 +317,7 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     {
         return Some(Format::ClaudeCode);
     }
-    if has(d, v, "history") {
+    if has(d, v, "history") || super::openhands_sdk::is_event(d, v) {
         return Some(Format::Openhands);
     }
     if has(d, v, "messages")

@@ -21,6 +21,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 pub mod opencode;
 pub mod openhands;
+pub mod openhands_sdk;
 pub mod swe_agent;
 pub mod text;
 pub mod who_and_when;

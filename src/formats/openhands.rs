@@ -1,4 +1,5 @@
-//! OpenHands event streams: a JSON array of events (runtime test trajectories), evaluation
+//! OpenHands event streams (the V1 events of the software-agent-sdk are read by
+//! `super::openhands_sdk`): a JSON array of events (runtime test trajectories), evaluation
 //! `output.jsonl` (one whole run per line, its `history` the events), and the older resolver
 //! output (a flat history of `{action, command|code, thought}` / `{observation, content,
 //! exit_code}` dicts without ids).
@@ -16,7 +17,7 @@
 //! where there is no exit code: `grep` exiting 1 is a null result for the analysis to judge. A
 //! run record's own `error` (e.g. maximum iterations reached) becomes a final event turn.
 
-use super::{expect_document, jsonl_objects, push_content, ReadOutput, Shape};
+use super::{expect_document, jsonl_objects, openhands_sdk, push_content, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -29,6 +30,16 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     match shape {
         Shape::JsonLines => {
             let lines = jsonl_objects(bytes, &mut out);
+            if lines.iter().any(|l| openhands_sdk::is_event(&d, &l.value)) {
+                let events: Vec<(Span, &Value)> =
+                    lines.iter().map(|l| (l.span, &l.value)).collect();
+                out.trajectories.extend(openhands_sdk::read_events(
+                    d,
+                    &events,
+                    Span::new(0, bytes.len()),
+                ));
+                return out;
+            }
             // Lines are whole runs (eval output) or, failing that, single events.
             let mut events: Vec<&Value> = Vec::new();
             for line in &lines {
@@ -61,6 +72,24 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             let Some(doc) = expect_document(shape, &mut out) else {
                 return out;
             };
+            // V1 events: a list of them, or a conversation's `events`.
+            let v1 = match &doc.kind {
+                Kind::Array(items) => Some(items.as_slice()),
+                Kind::Object(_) => d.get(doc, "events").map(|e| d.items(e)),
+                _ => None,
+            }
+            .filter(|items| {
+                items
+                    .iter()
+                    .take(20)
+                    .any(|e| openhands_sdk::is_event(&d, e))
+            });
+            if let Some(items) = v1 {
+                let events: Vec<(Span, &Value)> = items.iter().map(|e| (e.span, e)).collect();
+                out.trajectories
+                    .extend(openhands_sdk::read_events(d, &events, doc.span));
+                return out;
+            }
             match &doc.kind {
                 Kind::Array(items) => {
                     let records = items

@@ -1,0 +1,337 @@
+//! OpenHands' V1 events (the software-agent-sdk and the agent server behind the current
+//! OpenHands app and CLI): each event an object tagged by `kind`, with `id` (a UUID),
+//! `timestamp` and `source` (`user`, `agent`, `environment`), kept as a JSON array, one event
+//! per line, or `{"events": [...]}`
+//!
+//! - `SystemPromptEvent {system_prompt}`: the system prompt;
+//! - `MessageEvent {llm_message: {role, content: [blocks]}}`: a user's or the agent's message;
+//! - `ActionEvent {thought: [blocks], reasoning_content?, action: {kind, ...}, tool_name,
+//!   tool_call_id, tool_call: {function: {name, arguments}}, llm_response_id}`: a call, with the
+//!   words that came with it; the calls of one response (one `llm_response_id`) make one turn;
+//! - `ObservationEvent {observation: {content, is_error, exit_code?}, tool_call_id, action_id}`,
+//!   `UserRejectObservation {rejection_reason}` and `AgentErrorEvent {error}` (the scaffold
+//!   refusing a call): results, paired by `tool_call_id`;
+//! - `Condensation {forgotten_event_ids, summary?}`: a compaction replacing the turns of the
+//!   events it forgets; `CondensationSummaryEvent {summary}`: the summary the model then sees;
+//! - `ConversationErrorEvent {code, detail}`: the run failed.
+//!
+//! State updates, token and completion logs, pauses and condensation requests are no turns. A
+//! terminal observation's `exit_code` is kept as such: `grep` exiting 1 is for the analysis to
+//! judge; `is_error` is the tool's own failure.
+
+use super::{push_block, push_content};
+use crate::json::{Doc, Kind, Value};
+use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::source::Span;
+use std::collections::HashMap;
+
+/// The kinds of event that make an object one of these (the ones every conversation has).
+const KINDS: [&str; 9] = [
+    "MessageEvent",
+    "ActionEvent",
+    "ObservationEvent",
+    "SystemPromptEvent",
+    "AgentErrorEvent",
+    "UserRejectObservation",
+    "Condensation",
+    "ConversationStateUpdateEvent",
+    "ConversationErrorEvent",
+];
+
+pub fn is_event(d: &Doc, v: &Value) -> bool {
+    d.get_str(v, "kind")
+        .is_some_and(|k| KINDS.contains(&k.as_str()))
+        && d.get(v, "source").is_some()
+        && d.get(v, "id").is_some()
+}
+
+/// Reads events (with the span each turn should cover: the line, or the event's value).
+pub(super) fn read_events(d: Doc, events: &[(Span, &Value)], whole: Span) -> Option<Trajectory> {
+    let mut r = Reader {
+        d,
+        traj: Trajectory::new(Format::Openhands, whole),
+        open: None,
+        turn_of: HashMap::new(),
+    };
+    for &(span, e) in events {
+        r.event(span, e);
+    }
+    (!r.traj.turns.is_empty()).then_some(r.traj)
+}
+
+struct Reader<'a> {
+    d: Doc<'a>,
+    traj: Trajectory,
+    /// The assistant turn taking the calls of one response: (turn, its `llm_response_id`).
+    open: Option<(usize, Option<String>)>,
+    /// Event id → the turn read from it, for the condensations that forget it.
+    turn_of: HashMap<String, usize>,
+}
+
+impl Reader<'_> {
+    fn push(&mut self, e: &Value, t: Turn) -> usize {
+        self.open = None;
+        self.traj.turns.push(t);
+        let i = self.traj.turns.len() - 1;
+        if let Some(id) = self.d.get_str(e, "id") {
+            self.turn_of.insert(id, i);
+        }
+        i
+    }
+
+    fn event(&mut self, span: Span, e: &Value) {
+        let d = self.d;
+        let kind = d.get_str(e, "kind").unwrap_or_default();
+        match kind.as_str() {
+            "SystemPromptEvent" => {
+                let mut t = Turn::new(Role::System, span);
+                if let Some(p) = d.get(e, "system_prompt") {
+                    text_of(&d, p, SegmentKind::Prose, &mut t);
+                }
+                self.push(e, t);
+            }
+            "MessageEvent" => {
+                let m = d.get(e, "llm_message");
+                let role = m
+                    .and_then(|m| d.get_str(m, "role"))
+                    .or_else(|| d.get_str(e, "source"));
+                let role = match role.as_deref() {
+                    Some("assistant" | "agent") => Role::Assistant,
+                    Some("system") => Role::System,
+                    _ => Role::User,
+                };
+                let mut t = Turn::new(role, span);
+                if let Some(c) = m.and_then(|m| d.get(m, "content")) {
+                    text_of(&d, c, SegmentKind::Prose, &mut t);
+                }
+                self.push(e, t);
+            }
+            "ActionEvent" => self.action(span, e),
+            "ObservationEvent" | "UserRejectObservation" | "AgentErrorEvent" => {
+                let mut t = Turn::new(Role::Tool, span);
+                let mut r = ToolResult {
+                    call_id: d.get_str(e, "tool_call_id"),
+                    name: d.get_str(e, "tool_name"),
+                    ..Default::default()
+                };
+                match kind.as_str() {
+                    "ObservationEvent" => {
+                        if let Some(o) = d.get(e, "observation") {
+                            if let Some(c) = d.get(o, "content") {
+                                text_of(&d, c, SegmentKind::Output, &mut t);
+                            }
+                            r.is_error =
+                                d.get(o, "is_error").and_then(|v| d.as_bool(v)) == Some(true);
+                            r.exit_code = d
+                                .get(o, "exit_code")
+                                .or_else(|| d.path(o, &["metadata", "exit_code"]))
+                                .and_then(|v| d.as_i64(v));
+                        }
+                    }
+                    "UserRejectObservation" => {
+                        if let Some(c) = d.get(e, "rejection_reason") {
+                            push_content(&d, c, SegmentKind::Output, &mut t);
+                        }
+                        r.is_error = true;
+                        r.error_kind = Some("rejected".into());
+                    }
+                    _ => {
+                        if let Some(c) = d.get(e, "error") {
+                            push_content(&d, c, SegmentKind::Output, &mut t);
+                        }
+                        r.is_error = true;
+                    }
+                }
+                t.result = Some(r);
+                self.push(e, t);
+            }
+            "Condensation" => {
+                let replaced = d
+                    .get(e, "forgotten_event_ids")
+                    .map(|ids| d.items(ids))
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|id| d.str(id))
+                    .filter_map(|id| self.turn_of.get(&id).copied())
+                    .fold(None, |acc: Option<(usize, usize)>, k| {
+                        Some(acc.map_or((k, k), |(a, b)| (a.min(k), b.max(k))))
+                    });
+                let summary = d
+                    .get(e, "summary")
+                    .filter(|s| d.str(s).is_some_and(|s| !s.trim().is_empty()));
+                let end = summary.map_or(span.end, |s| s.span.start);
+                let mut t = Turn::new(Role::Event, Span::new(span.start, end));
+                t.event = Some(EventKind::Compaction {
+                    name: "openhands.condensation".into(),
+                    replaced,
+                    opaque: summary.is_none(),
+                });
+                self.push(e, t);
+                if let Some(s) = summary {
+                    let mut t = Turn::new(Role::User, Span::new(s.span.start, span.end));
+                    push_content(&d, s, SegmentKind::Summary, &mut t);
+                    t.is_summary = true;
+                    self.push(e, t);
+                }
+            }
+            "CondensationSummaryEvent" => {
+                let mut t = Turn::new(Role::User, span);
+                if let Some(s) = d.get(e, "summary") {
+                    push_content(&d, s, SegmentKind::Summary, &mut t);
+                }
+                t.is_summary = true;
+                self.push(e, t);
+            }
+            "ConversationErrorEvent" => {
+                let mut t = Turn::new(Role::Event, span);
+                t.event = Some(EventKind::Other("openhands.conversation_error".into()));
+                if let Some(c) = d.get(e, "detail") {
+                    push_content(&d, c, SegmentKind::Prose, &mut t);
+                }
+                self.push(e, t);
+            }
+            _ => {}
+        }
+    }
+
+    /// A call, on the turn of its response: its words (`thought`, or the reasoning when there
+    /// are none; what `finish` and `think` say), then the call.
+    fn action(&mut self, span: Span, e: &Value) {
+        let d = self.d;
+        let response = d.get_str(e, "llm_response_id");
+        let i = match &self.open {
+            Some((i, r)) if response.is_some() && *r == response => {
+                let t = &mut self.traj.turns[*i];
+                t.span = t.span.cover(span);
+                *i
+            }
+            _ => {
+                let i = self.push(e, Turn::new(Role::Assistant, span));
+                self.open = Some((i, response));
+                i
+            }
+        };
+        if let Some(id) = d.get_str(e, "id") {
+            self.turn_of.insert(id, i);
+        }
+        let turn = &mut self.traj.turns[i];
+        let before = turn.segments.len();
+        if let Some(th) = d.get(e, "thought") {
+            text_of(&d, th, SegmentKind::Prose, turn);
+        }
+        if turn.segments.len() == before {
+            if let Some(r) = d.get(e, "reasoning_content") {
+                push_content(&d, r, SegmentKind::Prose, turn);
+            }
+        }
+        let action = d.get(e, "action");
+        for key in ["message", "thought"] {
+            if let Some(v) = action.and_then(|a| d.get(a, key)) {
+                push_content(&d, v, SegmentKind::Prose, turn);
+            }
+        }
+        let name = d
+            .get_str(e, "tool_name")
+            .or_else(|| {
+                d.path(e, &["tool_call", "function", "name"])
+                    .and_then(|v| d.str(v))
+            })
+            .unwrap_or_default();
+        let arguments = match d.path(e, &["tool_call", "function", "arguments"]) {
+            Some(a) if matches!(a.kind, Kind::Str { .. }) => d.str(a).unwrap_or_default(),
+            Some(a) => d.raw(a).to_string(),
+            None => action.map_or_else(String::new, |a| d.raw(a).to_string()),
+        };
+        turn.calls.push(ToolCall {
+            id: d.get_str(e, "tool_call_id"),
+            name,
+            arguments,
+            span: action.map_or(span, |a| a.span),
+            result_turn: None,
+        });
+    }
+}
+
+/// Text that is a string, a list of content blocks, or one block (`{type: "text", text}`).
+fn text_of(d: &Doc, v: &Value, kind: SegmentKind, t: &mut Turn) {
+    match v.kind {
+        Kind::Object(_) => push_block(d, v, kind, t),
+        _ => push_content(d, v, kind, t),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats::{self, detect};
+    use crate::model::{EventKind, Format, Role};
+
+    const EVENTS: &[&str] = &[
+        r#"{"id":"e0","timestamp":"t","source":"agent","kind":"SystemPromptEvent","system_prompt":{"type":"text","text":"You are OpenHands agent."},"tools":[]}"#,
+        r#"{"id":"e1","timestamp":"t","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Fix tests/test_api.py."}]}}"#,
+        r#"{"id":"e2","timestamp":"t","source":"environment","key":"execution_status","value":"running","kind":"ConversationStateUpdateEvent"}"#,
+        r#"{"id":"e3","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[{"type":"text","text":"I'll run the tests and read the handler."}],"action":{"kind":"TerminalAction","command":"pytest -q"},"tool_name":"terminal","tool_call_id":"c1","tool_call":{"id":"c1","type":"function","function":{"name":"terminal","arguments":"{\"command\": \"pytest -q\"}"}},"llm_response_id":"r1"}"#,
+        r#"{"id":"e4","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[],"action":{"kind":"FileEditorAction","command":"view","path":"/w/api.py"},"tool_name":"file_editor","tool_call_id":"c2","tool_call":{"id":"c2","type":"function","function":{"name":"file_editor","arguments":"{\"command\": \"view\", \"path\": \"/w/api.py\"}"}},"llm_response_id":"r1"}"#,
+        r#"{"id":"e5","timestamp":"t","source":"environment","kind":"ObservationEvent","tool_name":"terminal","tool_call_id":"c1","action_id":"e3","observation":{"kind":"TerminalObservation","content":[{"type":"text","text":"1 failed"}],"is_error":false,"exit_code":1}}"#,
+        r#"{"id":"e6","timestamp":"t","source":"user","kind":"UserRejectObservation","tool_name":"file_editor","tool_call_id":"c2","action_id":"e4","rejection_reason":"Not that file."}"#,
+        r#"{"id":"e7","timestamp":"t","source":"agent","kind":"AgentErrorEvent","tool_name":"terminal","tool_call_id":"c3","error":"Cannot execute multiple commands at once."}"#,
+        r#"{"id":"e8","timestamp":"t","source":"environment","kind":"Condensation","forgotten_event_ids":["e3","e4","e5"],"summary":"Ran the tests: 1 failed.","llm_response_id":"r9"}"#,
+        r#"{"id":"e9","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[],"action":{"kind":"FinishAction","message":"The test still fails; I will fix the handler next."},"tool_name":"finish","tool_call_id":"c4","llm_response_id":"r2"}"#,
+        r#"{"id":"e10","timestamp":"t","source":"environment","kind":"ConversationErrorEvent","code":"LLMError","detail":"Rate limit exceeded"}"#,
+    ];
+
+    #[test]
+    fn v1_events_read_as_turns_in_every_container() {
+        let lines = EVENTS.join("\n") + "\n";
+        let array = format!("[{}]", EVENTS.join(",\n"));
+        let state = format!("{{\"id\": \"conv\", \"events\": {array}}}");
+        for src in [&lines, &array, &state] {
+            assert_eq!(detect::detect(src.as_bytes()), Some(Format::Openhands));
+            let out = formats::read(src.as_bytes(), None);
+            assert!(out.issues.is_empty(), "{:?}", out.issues);
+            let t = &out.trajectories[0];
+            use Role::*;
+            let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+            assert_eq!(
+                roles,
+                [System, User, Assistant, Tool, Tool, Tool, Event, User, Assistant, Event]
+            );
+            // The two calls of one response are one turn; each result pairs by call id.
+            let a = &t.turns[2];
+            assert_eq!(
+                a.segments[0].text.text,
+                "I'll run the tests and read the handler."
+            );
+            let names: Vec<&str> = a.calls.iter().map(|c| c.name.as_str()).collect();
+            assert_eq!(names, ["terminal", "file_editor"]);
+            assert_eq!(a.calls[0].arguments, r#"{"command": "pytest -q"}"#);
+            assert_eq!(a.calls[0].result_turn, Some(3));
+            assert_eq!(a.calls[1].result_turn, Some(4));
+            // The exit code is kept, not read as the tool failing; rejections and the
+            // scaffold's refusals are failures.
+            let r = t.turns[3].result.as_ref().unwrap();
+            assert_eq!((r.is_error, r.exit_code), (false, Some(1)));
+            let r = t.turns[4].result.as_ref().unwrap();
+            assert_eq!(
+                (r.is_error, r.error_kind.as_deref()),
+                (true, Some("rejected"))
+            );
+            assert!(t.turns[5].result.as_ref().unwrap().is_error);
+            // The condensation replaced the turns of the events it forgot; its summary follows.
+            match &t.turns[6].event {
+                Some(EventKind::Compaction { replaced, .. }) => assert_eq!(*replaced, Some((2, 3))),
+                other => panic!("{other:?}"),
+            }
+            assert!(t.turns[7].is_summary);
+            assert_eq!(t.turns[7].segments[0].text.text, "Ran the tests: 1 failed.");
+            // What `finish` says is the agent's words.
+            assert_eq!(
+                t.turns[8].segments[0].text.text,
+                "The test still fails; I will fix the handler next."
+            );
+            assert_eq!(t.turns[9].segments[0].text.text, "Rate limit exceeded");
+            for w in t.turns.windows(2) {
+                assert!(w[0].span.end <= w[1].span.start);
+            }
+        }
+    }
+}
