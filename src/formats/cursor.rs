@@ -18,9 +18,12 @@
 //!
 //! Consecutive assistant text, thinking and calls make one assistant turn.
 
-use super::{event_turn, jsonl_objects_and_text, open_assistant, push_content, ReadOutput, Shape};
+use super::{
+    cli_message_turn, event_turn, jsonl_records, open_assistant, push_content, ReadOutput, Record,
+    Shape,
+};
 use crate::json::{Doc, Kind, Value};
-use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::Text;
 use std::collections::HashMap;
@@ -38,6 +41,15 @@ pub fn is_event(d: &Doc, rec: &Value) -> bool {
                 && has("permissionMode")
                 && !has("tools")
         }
+        // A message line: Claude Code's and Amp's carry `parent_tool_use_id` (or, in session
+        // files, `uuid`); a streamed delta carries `timestamp_ms`.
+        Some("user" | "assistant") => {
+            has("message")
+                && has("session_id")
+                && (has("timestamp_ms") || has("model_call_id") || !has("parent_tool_use_id"))
+                && !has("uuid")
+                && !has("sessionId")
+        }
         _ => false,
     }
 }
@@ -45,18 +57,12 @@ pub fn is_event(d: &Doc, rec: &Value) -> bool {
 pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Cursor);
     let d = Doc::new(bytes);
-    let mut plain = Vec::new();
-    let lines = jsonl_objects_and_text(bytes, &mut out, &mut plain);
-    let mut run = Run::new(d, bytes.len());
-    let mut plain = plain.into_iter().peekable();
-    for line in &lines {
-        while let Some(p) = plain.next_if(|p| p.start < line.span.start) {
-            run.plain_line(p);
+    let mut run = Run::new(d, 0);
+    for record in jsonl_records(bytes, &mut out) {
+        match record {
+            Record::Object(line) => run.event(line.span, &line.value, &mut out),
+            Record::Text(span) => run.message(cli_message_turn(bytes, span, "cursor.message")),
         }
-        run.event(line.span, &line.value, &mut out);
-    }
-    for p in plain {
-        run.plain_line(p);
     }
     run.finish(&mut out);
     out
@@ -64,12 +70,14 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
 
 struct Run<'a> {
     d: Doc<'a>,
-    len: usize,
     traj: Trajectory,
     /// The assistant turn still taking text and calls.
     open: Option<usize>,
-    /// The segment (of the open turn) that assistant deltas are streaming into.
+    /// The segment (of the open turn) that assistant deltas last streamed into, which the
+    /// whole message repeats; and whether the next delta still goes on with it (a call or a
+    /// thought in between starts new text).
     streamed: Option<usize>,
+    appending: bool,
     /// The segment that thinking deltas are streaming into.
     thinking: Option<usize>,
     /// Calls seen started: call id → (turn, call index).
@@ -77,22 +85,30 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    fn new(d: Doc<'a>, len: usize) -> Run<'a> {
+    /// A run whose first line starts at `start`.
+    fn new(d: Doc<'a>, start: usize) -> Run<'a> {
         Run {
             d,
-            len,
-            traj: Trajectory::new(Format::Cursor, Span::new(0, len)),
+            traj: Trajectory::new(Format::Cursor, Span::new(start, start)),
             open: None,
             streamed: None,
+            appending: false,
             thinking: None,
             started: HashMap::new(),
         }
     }
 
-    fn finish(self, out: &mut ReadOutput) {
-        if !self.traj.turns.is_empty() {
+    fn finish(mut self, out: &mut ReadOutput) {
+        if let Some(last) = self.traj.turns.last() {
+            self.traj.span.end = self.traj.span.end.max(last.span.end);
             out.trajectories.push(self.traj);
         }
+    }
+
+    /// A turn of the CLI's own, not JSON.
+    fn message(&mut self, t: Turn) {
+        self.traj.span.end = t.span.end;
+        self.push(t);
     }
 
     /// A turn of its own: whatever was open is closed.
@@ -105,6 +121,7 @@ impl<'a> Run<'a> {
     fn close(&mut self) {
         self.open = None;
         self.streamed = None;
+        self.appending = false;
         self.thinking = None;
     }
 
@@ -112,27 +129,22 @@ impl<'a> Run<'a> {
         open_assistant(&mut self.traj, &mut self.open, span)
     }
 
-    /// A line of the CLI's own, not JSON: what a failed run last said.
-    fn plain_line(&mut self, span: Span) {
-        let text = Text::plain(
-            String::from_utf8_lossy(&self.d.bytes[span.start..span.end]).into_owned(),
-            span.start,
-        );
-        let mut t = Turn::new(Role::Event, span);
-        t.event = Some(EventKind::Other("cursor.message".into()));
-        t.push_text(SegmentKind::Prose, text);
-        self.push(t);
-    }
-
     fn event(&mut self, span: Span, rec: &Value, out: &mut ReadOutput) {
         let d = self.d;
+        self.traj.span.end = span.end;
         let ty = d.get_str(rec, "type").unwrap_or_default();
         match ty.as_str() {
             // Each run opens with its init: a log that several runs were appended to holds one
             // trajectory per run (call ids are per run).
             "system" if d.is(rec, "subtype", "init") => {
-                let next = Run::new(d, self.len);
-                std::mem::replace(self, next).finish(out);
+                self.traj.span.end = self.traj.turns.last().map_or(span.start, |t| t.span.end);
+                // (What the CLI printed before its first init, stderr merged into the log,
+                // belongs to this run.)
+                let preamble =
+                    self.traj.id.is_none() && self.traj.turns.iter().all(|t| t.role == Role::Event);
+                if !preamble {
+                    std::mem::replace(self, Run::new(d, span.start)).finish(out);
+                }
                 self.traj.id = d.get_str(rec, "session_id");
             }
             "user" => {
@@ -145,6 +157,7 @@ impl<'a> Run<'a> {
             "assistant" => self.words(span, rec),
             "thinking" => {
                 let i = self.assistant(span);
+                self.appending = false;
                 match d.get(rec, "text").and_then(|t| d.text(t)) {
                     Some(text) => {
                         let turn = &mut self.traj.turns[i];
@@ -212,6 +225,7 @@ impl<'a> Run<'a> {
                 .take()
                 .and_then(|s| turn.segments.get(s))
                 .is_some_and(|seg| seg.text.text.trim() == whole.trim());
+            self.appending = false;
             if !repeats {
                 for t in texts {
                     turn.push_text(SegmentKind::Prose, t);
@@ -220,7 +234,8 @@ impl<'a> Run<'a> {
             return;
         }
         for text in texts {
-            match self.streamed.and_then(|s| turn.segments.get_mut(s)) {
+            let current = self.streamed.filter(|_| self.appending);
+            match current.and_then(|s| turn.segments.get_mut(s)) {
                 Some(seg) => {
                     seg.text.append(text);
                     seg.printed = 0..seg.text.text.len();
@@ -228,6 +243,7 @@ impl<'a> Run<'a> {
                 None => {
                     turn.push_text(SegmentKind::Prose, text);
                     self.streamed = Some(turn.segments.len() - 1);
+                    self.appending = true;
                 }
             }
         }
@@ -242,23 +258,32 @@ impl<'a> Run<'a> {
         let Some((kind, body)) = d.fields(payload).iter().find_map(|(k, v)| {
             let k = d.key_str(k);
             k.strip_suffix("ToolCall")
-                .filter(|_| matches!(v.kind, Kind::Object(_)))
+                .filter(|name| !name.is_empty() && matches!(v.kind, Kind::Object(_)))
                 .map(|name| (name.to_string(), v))
         }) else {
             return;
         };
         let id = d.get_str(rec, "call_id");
         let result = d.get(body, "result");
-        if !d.is(rec, "subtype", "completed") {
-            let call = self.call(&kind, body, body.span);
+        if d.is(rec, "subtype", "started") {
+            // (A second start of the same call is not a second call.)
+            if id.as_ref().is_some_and(|k| self.started.contains_key(k)) {
+                return;
+            }
+            let mut call = self.call(&kind, body, body.span);
+            call.id = id.clone();
             let i = self.assistant(span);
-            self.streamed = None;
+            // (The message the call follows may still be repeated whole after it.)
+            self.appending = false;
             self.thinking = None;
             self.traj.turns[i].calls.push(call);
             if let Some(k) = id {
                 self.started
                     .insert(k, (i, self.traj.turns[i].calls.len() - 1));
             }
+            return;
+        }
+        if !d.is(rec, "subtype", "completed") {
             return;
         }
         let paired = id.as_ref().and_then(|k| self.started.remove(k));
@@ -269,7 +294,8 @@ impl<'a> Run<'a> {
                 let cut = result
                     .map_or(span.end, |r| r.span.start)
                     .clamp(span.start, span.end);
-                let call = self.call(&kind, body, Span::new(body.span.start.min(cut), cut));
+                let mut call = self.call(&kind, body, Span::new(body.span.start.min(cut), cut));
+                call.id = id.clone();
                 let i = self.assistant(Span::new(span.start, cut));
                 self.traj.turns[i].calls.push(call);
                 (
@@ -338,15 +364,39 @@ impl<'a> Run<'a> {
     /// What a completed call gave: its output as text and whether it failed.
     fn outcome(&self, kind: &str, result: &Value, t: &mut Turn, r: &mut ToolResult) {
         let d = self.d;
-        // One key holds the outcome (`isBackground` sits beside a shell's).
-        let Some((key, value)) = d
+        // One key holds the outcome (`isBackground` and timings sit beside it): a known one,
+        // else the first that holds an object.
+        const OUTCOMES: [&str; 8] = [
+            "success",
+            "failure",
+            "error",
+            "rejected",
+            "timeout",
+            "permissionDenied",
+            "spawnError",
+            "partialResult",
+        ];
+        let fields: Vec<(String, &Value)> = d
             .fields(result)
             .iter()
             .map(|(k, v)| (d.key_str(k), v))
-            .find(|(k, _)| k != "isBackground")
+            .collect();
+        let Some((key, value)) = fields
+            .iter()
+            .find(|(k, _)| OUTCOMES.contains(&k.as_str()))
+            .or_else(|| {
+                fields
+                    .iter()
+                    .find(|(_, v)| matches!(v.kind, Kind::Object(_)))
+            })
+            .map(|(k, v)| (k.clone(), *v))
         else {
             return;
         };
+        if matches!(value.kind, Kind::Null) {
+            r.is_error = key != "success";
+            return;
+        }
         let field = |names: &[&str]| names.iter().find_map(|n| d.get(value, n));
         // (A failure's text is in the first of its fields that says something.)
         let said = |names: &[&str]| {
@@ -359,7 +409,9 @@ impl<'a> Run<'a> {
         r.exit_code = exit_code;
         let output = match key.as_str() {
             "success" => {
-                r.is_error = exit_code.is_some_and(|c| c != 0);
+                // (An MCP tool's own failure is a success of the call that says `isError`.)
+                r.is_error = exit_code.is_some_and(|c| c != 0)
+                    || field(&["isError"]).and_then(|v| d.as_bool(v)) == Some(true);
                 match kind {
                     // (`files: []` is a glob that matched nothing, an empty `workspaceResults` a
                     // grep.)
@@ -543,6 +595,77 @@ mod tests {
             t.turns[4].segments[0].text.text,
             "RetriableError: [unavailable] connection lost"
         );
+    }
+
+    #[test]
+    fn a_log_without_its_init_or_under_a_line_of_stderr_is_still_cursors() {
+        let body = stream(&[
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Run ls."}]},SID}"#,
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Listing."}]},SID,"timestamp_ms":1}"#,
+            r#"{"type":"tool_call","subtype":"started","call_id":"a","tool_call":{"lsToolCall":{"args":{"path":"/w"}}},SID}"#,
+        ]);
+        assert_eq!(detect::detect(body.as_bytes()), Some(Format::Cursor));
+        let init = r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w","session_id":"c-1","model":"Auto","permissionMode":"default"}"#;
+        let src = format!("Warning: a newer version is available\n{init}\n{body}");
+        assert_eq!(detect::detect(src.as_bytes()), Some(Format::Cursor));
+        let out = formats::read(src.as_bytes(), None);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        // The warning belongs to the run it precedes.
+        assert_eq!(out.trajectories.len(), 1);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("c-1"));
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [Role::Event, Role::User, Role::Assistant]);
+    }
+
+    #[test]
+    fn thinking_or_a_call_between_deltas_starts_new_text_and_repeats_still_drop() {
+        let src = stream(&[
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Alpha "}]},SID,"timestamp_ms":1}"#,
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"beta."}]},SID,"timestamp_ms":2}"#,
+            r#"{"type":"thinking","subtype":"delta","text":"Hmm",SID,"timestamp_ms":3}"#,
+            r#"{"type":"thinking","subtype":"completed",SID,"timestamp_ms":4}"#,
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Gamma."}]},SID,"timestamp_ms":5}"#,
+            r#"{"type":"tool_call","subtype":"started","call_id":"a","tool_call":{"readToolCall":{"args":{"path":"/w/a"}}},SID}"#,
+            r#"{"type":"tool_call","subtype":"started","call_id":"a","tool_call":{"readToolCall":{"args":{"path":"/w/a"}}},SID}"#,
+            r#"{"type":"tool_call","subtype":"updated","call_id":"a","tool_call":{"readToolCall":{"args":{"path":"/w/a"}}},SID}"#,
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Gamma."}]},SID,"model_call_id":"m","timestamp_ms":6}"#,
+            r#"{"type":"tool_call","subtype":"completed","call_id":"a","tool_call":{"readToolCall":{"result":{"localExecutionTimeMs":4,"success":{"content":"x"}}}},SID}"#,
+        ]);
+        let out = formats::read(src.as_bytes(), None);
+        let t = &out.trajectories[0];
+        let texts: Vec<&str> = t.turns[0]
+            .segments
+            .iter()
+            .map(|s| s.text.text.as_str())
+            .collect();
+        assert_eq!(texts, ["Alpha beta.", "Hmm", "Gamma."]);
+        // One call, however often it is said to start; the outcome is the known key.
+        assert_eq!(t.turns[0].calls.len(), 1);
+        assert_eq!(t.turns[0].calls[0].id.as_deref(), Some("a"));
+        let r = t.turns[1].result.as_ref().unwrap();
+        assert!(!r.is_error);
+        assert_eq!(t.turns[1].segments[0].text.text, "x");
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_keeps_exact_offsets() {
+        let mut src = stream(&[
+            r#"{"type":"system","subtype":"init","apiKeySource":"login","cwd":"/w",SID,"model":"Auto","permissionMode":"default"}"#,
+        ])
+        .into_bytes();
+        src.extend_from_slice(b"Error: \xff\xfe build failed");
+        let out = formats::read(&src, Some(Format::Cursor));
+        let t = &out.trajectories[0];
+        let turn = &t.turns[0];
+        assert!(turn.span.end <= src.len());
+        for seg in &turn.segments {
+            let raw = seg.text.raw_span(0, seg.text.text.len());
+            assert!(raw.end <= turn.span.end);
+            assert_eq!(&src[raw.start..raw.end], seg.text.text.as_bytes());
+        }
+        let texts: Vec<&str> = turn.segments.iter().map(|s| s.text.text.as_str()).collect();
+        assert_eq!(texts, ["Error: ", " build failed"]);
     }
 
     #[test]

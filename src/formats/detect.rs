@@ -27,7 +27,12 @@ pub fn shape(bytes: &[u8]) -> Shape {
         return Shape::Text;
     };
     if !matches!(bytes[first], b'{' | b'[') {
-        return Shape::Text;
+        // JSON Lines under a line of text: a CLI's stderr merged into its event stream.
+        return if looks_line_oriented(bytes) {
+            Shape::JsonLines
+        } else {
+            Shape::Text
+        };
     }
     match json::parse_all(bytes) {
         Ok(v) => Shape::Document(v),

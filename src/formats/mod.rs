@@ -114,22 +114,50 @@ pub struct Line {
 /// reported (a half-written last line as such) and skipped; non-object lines are reported as
 /// warnings and skipped. Reading goes on after every bad line.
 pub fn jsonl_objects(bytes: &[u8], out: &mut ReadOutput) -> Vec<Line> {
-    scan_jsonl(bytes, out, None)
+    let mut lines = Vec::new();
+    scan_jsonl(bytes, out, false, |r| {
+        if let Record::Object(l) = r {
+            lines.push(l);
+        }
+    });
+    lines
+}
+
+/// A line of a CLI's stdout: a JSON event, or a message the CLI printed between them.
+pub enum Record {
+    Object(Line),
+    Text(Span),
 }
 
 /// As `jsonl_objects`, for the stdout of a CLI that prints its own messages between the JSON
-/// events (a failed run's last words, a permission it refused): lines that are not JSON at all
-/// (they open with neither `{` nor `[`) are handed back in `text`, in file order, not reported.
-pub fn jsonl_objects_and_text(
-    bytes: &[u8],
-    out: &mut ReadOutput,
-    text: &mut Vec<Span>,
-) -> Vec<Line> {
-    scan_jsonl(bytes, out, Some(text))
+/// events (a failed run's last words, a permission it refused), in file order: a line that does
+/// not parse and does not open an object is such a message, not a read error.
+pub fn jsonl_records(bytes: &[u8], out: &mut ReadOutput) -> Vec<Record> {
+    let mut records = Vec::new();
+    scan_jsonl(bytes, out, true, |r| records.push(r));
+    records
 }
 
-fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, mut text: Option<&mut Vec<Span>>) -> Vec<Line> {
-    let mut lines = Vec::new();
+/// The event turn of a line a CLI printed (`name` says which CLI): its text as it lies in the
+/// file, without the bytes that are not UTF-8 (the offsets stay exact).
+pub fn cli_message_turn(bytes: &[u8], span: Span, name: &str) -> Turn {
+    let mut t = Turn::new(Role::Event, span);
+    t.event = Some(EventKind::Other(name.into()));
+    let mut at = span.start;
+    for chunk in bytes[span.start..span.end].utf8_chunks() {
+        let valid = chunk.valid();
+        if !valid.trim().is_empty() {
+            t.push_text(
+                SegmentKind::Prose,
+                crate::text::Text::plain(valid.to_owned(), at),
+            );
+        }
+        at += valid.len() + chunk.invalid().len();
+    }
+    t
+}
+
+fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, keep_text: bool, mut sink: impl FnMut(Record)) {
     let mut start = 0;
     while start < bytes.len() {
         let nl = memchr::memchr(b'\n', &bytes[start..]).map(|i| start + i);
@@ -143,20 +171,17 @@ fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, mut text: Option<&mut Vec<Span
             .iter()
             .any(|c| !c.is_ascii_whitespace())
         {
-            let opens_json = || {
+            // ("[INFO] …" is a message; a broken `{` line is a broken event.)
+            let opens_object = || {
                 bytes[start..content_end]
                     .iter()
                     .find(|c| !c.is_ascii_whitespace())
-                    .is_some_and(|c| matches!(c, b'{' | b'['))
+                    == Some(&b'{')
             };
             match json::parse(bytes, start, content_end) {
-                Err(_) if text.is_some() && !opens_json() => {
-                    if let Some(t) = text.as_deref_mut() {
-                        t.push(span);
-                    }
-                }
+                Err(_) if keep_text && !opens_object() => sink(Record::Text(span)),
                 Ok(v) if matches!(v.kind, json::Kind::Object(_)) => {
-                    lines.push(Line { span, value: v })
+                    sink(Record::Object(Line { span, value: v }))
                 }
                 Ok(v) => out.warn(
                     v.span,
@@ -182,7 +207,6 @@ fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, mut text: Option<&mut Vec<Span
         }
         start = end + 1;
     }
-    lines
 }
 
 pub fn kind_name(v: &Value) -> &'static str {

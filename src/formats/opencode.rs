@@ -16,11 +16,13 @@
 //! CLI's own messages (a permission it refused) are plain-text lines between the events, read
 //! as event turns. A new `sessionID` starts a trajectory of its own.
 
-use super::{event_turn, jsonl_objects_and_text, open_assistant, push_content, ReadOutput, Shape};
+use super::{
+    cli_message_turn, event_turn, jsonl_records, open_assistant, push_content, ReadOutput, Record,
+    Shape,
+};
 use crate::json::{Doc, Kind, Value};
-use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
-use crate::text::Text;
 
 /// Whether a record is an event of this stream.
 pub fn is_event(d: &Doc, rec: &Value) -> bool {
@@ -36,29 +38,27 @@ pub fn is_event(d: &Doc, rec: &Value) -> bool {
 pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Opencode);
     let d = Doc::new(bytes);
-    let mut plain = Vec::new();
-    let lines = jsonl_objects_and_text(bytes, &mut out, &mut plain);
-    let mut plain = plain.into_iter().peekable();
     let mut traj = Trajectory::new(Format::Opencode, Span::new(0, bytes.len()));
     let mut open: Option<usize> = None;
-    let plain_turn = |span: Span| {
-        let text = String::from_utf8_lossy(&bytes[span.start..span.end]).into_owned();
-        let mut t = Turn::new(Role::Event, span);
-        t.event = Some(EventKind::Other("opencode.message".into()));
-        t.push_text(SegmentKind::Prose, Text::plain(text, span.start));
-        t
-    };
-    for line in &lines {
+    for record in jsonl_records(bytes, &mut out) {
+        let line = match record {
+            Record::Object(line) => line,
+            Record::Text(span) => {
+                open = None;
+                traj.turns
+                    .push(cli_message_turn(bytes, span, "opencode.message"));
+                continue;
+            }
+        };
         let (span, rec) = (line.span, &line.value);
-        while let Some(p) = plain.next_if(|p| p.start < span.start) {
-            open = None;
-            traj.turns.push(plain_turn(p));
-        }
         let session = d.get_str(rec, "sessionID");
         if session.is_some() && traj.id.is_some() && session != traj.id {
             open = None;
             let next = Trajectory::new(Format::Opencode, Span::new(0, bytes.len()));
-            out.trajectories.push(std::mem::replace(&mut traj, next));
+            let done = std::mem::replace(&mut traj, next);
+            if !done.turns.is_empty() {
+                out.trajectories.push(done);
+            }
         }
         if traj.id.is_none() {
             traj.id = session;
@@ -80,9 +80,17 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
             Some("error") => {
                 open = None;
                 let mut t = event_turn(&d, rec, span, "opencode.error");
-                // (The named errors of earlier versions keep their message in `data`.)
-                if t.segments.is_empty() {
-                    if let Some(m) = d.path(rec, &["error", "data", "message"]) {
+                // (The named errors of earlier versions keep their message in `data`, or say
+                // only their name; an error may also be a bare string.)
+                for path in [
+                    &["error", "data", "message"][..],
+                    &["error", "name"],
+                    &["error"],
+                ] {
+                    if !t.segments.is_empty() {
+                        break;
+                    }
+                    if let Some(m) = d.path(rec, path).filter(|m| d.str(m).is_some()) {
                         push_content(&d, m, SegmentKind::Prose, &mut t);
                     }
                 }
@@ -90,9 +98,6 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
             }
             _ => {}
         }
-    }
-    for p in plain {
-        traj.turns.push(plain_turn(p));
     }
     if !traj.turns.is_empty() {
         out.trajectories.push(traj);
@@ -111,7 +116,11 @@ fn tool_use(d: &Doc, span: Span, part: &Value, traj: &mut Trajectory, open: &mut
     } else {
         field("output")
     };
+    // The result starts at its text, or (when there is none) at what else the final state
+    // says of it: its metadata, its status.
     let cut = output
+        .or_else(|| field("metadata"))
+        .or_else(|| field("status"))
         .map_or(span.end, |o| o.span.start)
         .clamp(span.start, span.end);
     let name = d.get_str(part, "tool").unwrap_or_default();
@@ -149,8 +158,8 @@ fn tool_use(d: &Doc, span: Span, part: &Value, traj: &mut Trajectory, open: &mut
         name: Some(name.clone()),
         // (`invalid` is the tool a call to one that does not exist becomes.)
         is_error: failed || exit_code.is_some_and(|c| c != 0) || name == "invalid",
+        error_kind: failed.then(|| "error".to_string()),
         exit_code,
-        ..Default::default()
     });
     traj.turns.push(t);
 }
@@ -218,6 +227,30 @@ mod tests {
         for w in t.turns.windows(2) {
             assert!(w[0].span.end <= w[1].span.start, "{w:?}");
         }
+    }
+
+    #[test]
+    fn a_session_with_nothing_said_is_no_trajectory_and_a_bare_state_keeps_its_failure() {
+        let src = stream(&[
+            "permission requested: bash (rm *); auto-rejecting",
+            r#"{"type":"step_start","timestamp":1,"sessionID":"ses_a","part":{"type":"step-start"}}"#,
+            r#"{"type":"step_finish","timestamp":2,"sessionID":"ses_a","part":{"type":"step-finish","reason":"stop"}}"#,
+            r#"{"type":"tool_use","timestamp":3,"sessionID":"ses_b","part":{"type":"tool","tool":"bash","callID":"c","state":{"status":"completed","input":{"command":"make"},"metadata":{"exit":2}}}}"#,
+            r#"{"type":"error","timestamp":4,"sessionID":"ses_b","error":{"name":"MessageAbortedError","data":{}}}"#,
+            r#"{"type":"error","timestamp":5,"sessionID":"ses_b","error":"socket hang up"}"#,
+        ]);
+        assert_eq!(detect::detect(src.as_bytes()), Some(Format::Opencode));
+        let out = formats::read(src.as_bytes(), None);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let ids: Vec<_> = out.trajectories.iter().map(|t| t.id.as_deref()).collect();
+        // (The CLI's line opens the first session's trajectory; ses_a itself said nothing.)
+        assert_eq!(ids, [Some("ses_a"), Some("ses_b")]);
+        assert_eq!(out.trajectories[0].turns.len(), 1);
+        let t = &out.trajectories[1];
+        let r = t.turns[1].result.as_ref().unwrap();
+        assert_eq!((r.is_error, r.exit_code), (true, Some(2)));
+        assert_eq!(t.turns[2].segments[0].text.text, "MessageAbortedError");
+        assert_eq!(t.turns[3].segments[0].text.text, "socket hang up");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! - `SystemPromptEvent {system_prompt}`: the system prompt;
 //! - `MessageEvent {llm_message: {role, content: [blocks]}}`: a user's or the agent's message;
 //! - `ActionEvent {thought: [blocks], reasoning_content?, action: {kind, ...}, tool_name,
-//!   tool_call_id, tool_call: {function: {name, arguments}}, llm_response_id}`: a call, with the
+//!   tool_call_id, tool_call: {name, arguments}, llm_response_id}`: a call, with the
 //!   words that came with it; the calls of one response (one `llm_response_id`) make one turn;
 //! - `ObservationEvent {observation: {content, is_error, exit_code?}, tool_call_id, action_id}`,
 //!   `UserRejectObservation {rejection_reason}` and `AgentErrorEvent {error}` (the scaffold
@@ -230,14 +230,17 @@ impl Reader<'_> {
                 push_content(&d, v, SegmentKind::Prose, turn);
             }
         }
+        // (The SDK's `tool_call` is `{id, name, arguments}`; an OpenAI-shaped one nests them
+        // in `function`.)
+        let call_field = |k: &str| {
+            d.path(e, &["tool_call", k])
+                .or_else(|| d.path(e, &["tool_call", "function", k]))
+        };
         let name = d
             .get_str(e, "tool_name")
-            .or_else(|| {
-                d.path(e, &["tool_call", "function", "name"])
-                    .and_then(|v| d.str(v))
-            })
+            .or_else(|| call_field("name").and_then(|v| d.str(v)))
             .unwrap_or_default();
-        let arguments = match d.path(e, &["tool_call", "function", "arguments"]) {
+        let arguments = match call_field("arguments") {
             Some(a) if matches!(a.kind, Kind::Str { .. }) => d.str(a).unwrap_or_default(),
             Some(a) => d.raw(a).to_string(),
             None => action.map_or_else(String::new, |a| d.raw(a).to_string()),
@@ -269,7 +272,7 @@ mod tests {
         r#"{"id":"e0","timestamp":"t","source":"agent","kind":"SystemPromptEvent","system_prompt":{"type":"text","text":"You are OpenHands agent."},"tools":[]}"#,
         r#"{"id":"e1","timestamp":"t","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Fix tests/test_api.py."}]}}"#,
         r#"{"id":"e2","timestamp":"t","source":"environment","key":"execution_status","value":"running","kind":"ConversationStateUpdateEvent"}"#,
-        r#"{"id":"e3","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[{"type":"text","text":"I'll run the tests and read the handler."}],"action":{"kind":"TerminalAction","command":"pytest -q"},"tool_name":"terminal","tool_call_id":"c1","tool_call":{"id":"c1","type":"function","function":{"name":"terminal","arguments":"{\"command\": \"pytest -q\"}"}},"llm_response_id":"r1"}"#,
+        r#"{"id":"e3","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[{"type":"text","text":"I'll run the tests and read the handler."}],"action":{"kind":"TerminalAction","command":"pytest -q"},"tool_name":"terminal","tool_call_id":"c1","tool_call":{"id":"c1","responses_item_id":null,"name":"terminal","arguments":"{\"command\": \"pytest -q\"}","origin":"completion"},"llm_response_id":"r1"}"#,
         r#"{"id":"e4","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[],"action":{"kind":"FileEditorAction","command":"view","path":"/w/api.py"},"tool_name":"file_editor","tool_call_id":"c2","tool_call":{"id":"c2","type":"function","function":{"name":"file_editor","arguments":"{\"command\": \"view\", \"path\": \"/w/api.py\"}"}},"llm_response_id":"r1"}"#,
         r#"{"id":"e5","timestamp":"t","source":"environment","kind":"ObservationEvent","tool_name":"terminal","tool_call_id":"c1","action_id":"e3","observation":{"kind":"TerminalObservation","content":[{"type":"text","text":"1 failed"}],"is_error":false,"exit_code":1}}"#,
         r#"{"id":"e6","timestamp":"t","source":"user","kind":"UserRejectObservation","tool_name":"file_editor","tool_call_id":"c2","action_id":"e4","rejection_reason":"Not that file."}"#,

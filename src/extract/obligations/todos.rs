@@ -90,7 +90,9 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
             .get(&v, "input")
             .or_else(|| d.get(&v, "args"))
             .or_else(|| d.get(&v, "arguments"))
-            .or_else(|| d.get(&v, "items").map(|_| &v));
+            .or_else(|| d.get(&v, "items").map(|_| &v))
+            // (OpenCode's call is its `input`, the list in it.)
+            .or_else(|| d.get(&v, "todos").map(|_| &v));
         if let Some(input) = input {
             if matches!(input.kind, json::Kind::Object(_)) {
                 let list = ["todos", "plan", "items"]
