@@ -19,8 +19,8 @@
 //! Consecutive assistant text, thinking and calls make one assistant turn.
 
 use super::{
-    cli_message_turn, event_turn, jsonl_records, open_assistant, push_content, ReadOutput, Record,
-    Shape,
+    cli_message_turn, event_turn, jsonl_records, open_assistant, push_content, stream_prose,
+    ReadOutput, Record, Shape,
 };
 use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
@@ -161,16 +161,7 @@ impl<'a> Run<'a> {
                 match d.get(rec, "text").and_then(|t| d.text(t)) {
                     Some(text) => {
                         let turn = &mut self.traj.turns[i];
-                        match self.thinking.and_then(|s| turn.segments.get_mut(s)) {
-                            Some(seg) => {
-                                seg.text.append(text);
-                                seg.printed = 0..seg.text.text.len();
-                            }
-                            None => {
-                                turn.push_text(SegmentKind::Prose, text);
-                                self.thinking = Some(turn.segments.len() - 1);
-                            }
-                        }
+                        self.thinking = Some(stream_prose(turn, self.thinking, text));
                     }
                     // `completed`: the next thinking is a new one.
                     None => self.thinking = None,
@@ -235,17 +226,8 @@ impl<'a> Run<'a> {
         }
         for text in texts {
             let current = self.streamed.filter(|_| self.appending);
-            match current.and_then(|s| turn.segments.get_mut(s)) {
-                Some(seg) => {
-                    seg.text.append(text);
-                    seg.printed = 0..seg.text.text.len();
-                }
-                None => {
-                    turn.push_text(SegmentKind::Prose, text);
-                    self.streamed = Some(turn.segments.len() - 1);
-                    self.appending = true;
-                }
-            }
+            self.streamed = Some(stream_prose(turn, current, text));
+            self.appending = true;
         }
     }
 

@@ -11,7 +11,7 @@
 //!
 //! Consecutive assistant chunks and calls make one assistant turn.
 
-use super::{event_turn, jsonl_objects, open_assistant, push_content, ReadOutput};
+use super::{event_turn, jsonl_objects, open_assistant, push_content, stream_prose, ReadOutput};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -55,13 +55,11 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
                 let i = open_assistant(&mut traj, &mut open, span);
                 let turn = &mut traj.turns[i];
                 if let Some(text) = d.get(rec, "content").and_then(|c| d.text(c)) {
-                    match turn.segments.last_mut() {
-                        Some(seg) if continues_text && seg.kind == SegmentKind::Prose => {
-                            seg.text.append(text);
-                            seg.printed = 0..seg.text.text.len();
-                        }
-                        _ => turn.push_text(SegmentKind::Prose, text),
-                    }
+                    let last =
+                        turn.segments.len().checked_sub(1).filter(|&k| {
+                            continues_text && turn.segments[k].kind == SegmentKind::Prose
+                        });
+                    stream_prose(turn, last, text);
                     // (Only text just written is what the next chunk continues.)
                     chunk_open = true;
                 }

@@ -291,6 +291,22 @@ pub fn open_assistant(traj: &mut Trajectory, open: &mut Option<usize>, span: Spa
     }
 }
 
+/// A chunk of streamed prose: appended to segment `into` of the turn (the text the chunks before
+/// it began, still open), or a segment of its own. Returns the segment the text is now in.
+pub fn stream_prose(turn: &mut Turn, into: Option<usize>, text: crate::text::Text) -> usize {
+    match into.and_then(|k| turn.segments.get_mut(k).map(|seg| (k, seg))) {
+        Some((k, seg)) => {
+            seg.text.append(text);
+            seg.printed = 0..seg.text.text.len();
+            k
+        }
+        None => {
+            turn.push_text(SegmentKind::Prose, text);
+            turn.segments.len() - 1
+        }
+    }
+}
+
 /// A harness's own event turn (`name`) over `span`, with the message `rec` carries (`message`,
 /// or `error.message`).
 pub fn event_turn(d: &Doc, rec: &Value, span: Span, name: &str) -> Turn {
