@@ -1,6 +1,6 @@
 //! Gemini CLI's chat recordings as it writes them since they became append-only
-//! (`~/.gemini/tmp/<project>/chats/session-*.jsonl`; Qwen Code keeps the same under `~/.qwen/`):
-//! a log of edits to a conversation, replayed to get the conversation back
+//! (`~/.gemini/tmp/<project>/chats/session-*.jsonl`): a log of edits to a conversation,
+//! replayed to get the conversation back
 //!
 //! - the first line is the session's metadata `{sessionId, projectHash, startTime, kind?}`;
 //! - a message record `{id, timestamp, type: "user"|"gemini"|"info"|"error"|"warning",
