@@ -659,6 +659,14 @@ mod tests {
         let out = read_str(&src);
         let t = &out.trajectories[0];
         assert_eq!(t.id.as_deref(), Some("T-d2fc"));
+        // A run that failed before it began leaves its result alone: still a (failed) run.
+        let last = src.lines().last().unwrap();
+        assert_eq!(
+            crate::formats::detect::detect(last.as_bytes()),
+            Some(Format::ClaudeCode)
+        );
+        let alone = read_str(last);
+        assert_eq!(alone.trajectories[0].turns[0].role, Role::Event);
         let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
         assert_eq!(
             roles,

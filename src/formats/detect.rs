@@ -305,10 +305,12 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     }
     // Print mode's stream-json opens with its init record, and with partial messages on,
     // streams raw API events before the first whole message.
+    // (A run that failed before it began leaves only its closing result.)
     let claude_stream = has(d, v, "session_id")
         && match ty.as_deref() {
             Some("system") => d.is(v, "subtype", "init"),
             Some("stream_event") => has(d, v, "event"),
+            Some("result") => has(d, v, "is_error") && has(d, v, "num_turns"),
             _ => false,
         };
     if claude_stream {
