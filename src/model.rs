@@ -198,6 +198,7 @@ pub enum Format {
     Codex,
     Cursor,
     Opencode,
+    QwenCode,
     Openhands,
     SweAgent,
     MiniSweAgent,
@@ -213,11 +214,12 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 16] = [
+    pub const ALL: [Format; 17] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Cursor,
         Format::Opencode,
+        Format::QwenCode,
         Format::Openhands,
         Format::SweAgent,
         Format::MiniSweAgent,
@@ -238,6 +240,7 @@ impl Format {
             Format::Codex => "codex",
             Format::Cursor => "cursor",
             Format::Opencode => "opencode",
+            Format::QwenCode => "qwen-code",
             Format::Openhands => "openhands",
             Format::SweAgent => "swe-agent",
             Format::MiniSweAgent => "mini-swe-agent",

@@ -303,6 +303,9 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if super::opencode::is_event(d, v) {
         return Some(Format::Opencode);
     }
+    if super::qwen_code::is_record(d, v) {
+        return Some(Format::QwenCode);
+    }
     // Print mode's stream-json opens with its init record, and with partial messages on,
     // streams raw API events before the first whole message.
     // (A run that failed before it began leaves only its closing result.)

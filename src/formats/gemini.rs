@@ -141,7 +141,7 @@ fn arguments(d: &Doc, args: Option<&Value>) -> String {
 
 /// One content of the API's history: the model's turn (its text, thinking and calls), or the
 /// user's (its text, and one tool turn per function response).
-fn content(d: &Doc, c: &Value, traj: &mut Trajectory) {
+pub(super) fn content(d: &Doc, c: &Value, traj: &mut Trajectory) {
     let role = d.get_str(c, "role").unwrap_or_else(|| "user".into());
     if matches!(role.as_str(), "model" | "assistant") {
         // A code execution's result comes back inside the model's own content: the content is
