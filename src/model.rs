@@ -199,6 +199,7 @@ pub enum Format {
     Cursor,
     Opencode,
     QwenCode,
+    Pi,
     Openhands,
     SweAgent,
     MiniSweAgent,
@@ -214,12 +215,13 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 17] = [
+    pub const ALL: [Format; 18] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Cursor,
         Format::Opencode,
         Format::QwenCode,
+        Format::Pi,
         Format::Openhands,
         Format::SweAgent,
         Format::MiniSweAgent,
@@ -241,6 +243,7 @@ impl Format {
             Format::Cursor => "cursor",
             Format::Opencode => "opencode",
             Format::QwenCode => "qwen-code",
+            Format::Pi => "pi",
             Format::Openhands => "openhands",
             Format::SweAgent => "swe-agent",
             Format::MiniSweAgent => "mini-swe-agent",

@@ -306,6 +306,9 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if super::qwen_code::is_record(d, v) {
         return Some(Format::QwenCode);
     }
+    if super::pi::is_record(d, v) {
+        return Some(Format::Pi);
+    }
     // Print mode's stream-json opens with its init record, and with partial messages on,
     // streams raw API events before the first whole message.
     // (A run that failed before it began leaves only its closing result.)

@@ -22,6 +22,7 @@ pub mod openai_responses;
 pub mod opencode;
 pub mod openhands;
 pub mod openhands_sdk;
+pub mod pi;
 pub mod qwen_code;
 pub mod swe_agent;
 pub mod text;
@@ -366,6 +367,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         Format::Cursor => cursor::read(bytes, &shape),
         Format::Opencode => opencode::read(bytes, &shape),
         Format::QwenCode => qwen_code::read(bytes, &shape),
+        Format::Pi => pi::read(bytes, &shape),
         Format::Openhands => openhands::read(bytes, &shape),
         Format::SweAgent => swe_agent::read(bytes, &shape),
         Format::MiniSweAgent => mini_swe_agent::read(bytes, &shape),
