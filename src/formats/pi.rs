@@ -126,7 +126,10 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
     if abandoned > 0 {
         out.note(
             Span::new(0, bytes.len().min(1)),
-            format!("skipped {abandoned} entr(ies) on branches the session left"),
+            format!(
+                "skipped {abandoned} {} on branches the session left",
+                if abandoned == 1 { "entry" } else { "entries" }
+            ),
         );
     }
     if !traj.turns.is_empty() {
