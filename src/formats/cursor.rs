@@ -252,8 +252,7 @@ impl<'a> Run<'a> {
             if id.as_ref().is_some_and(|k| self.started.contains_key(k)) {
                 return;
             }
-            let mut call = self.call(&kind, body, body.span);
-            call.id = id.clone();
+            let call = self.call(&kind, body, body.span, id.clone());
             let i = self.assistant(span);
             // (The message the call follows may still be repeated whole after it.)
             self.appending = false;
@@ -276,8 +275,8 @@ impl<'a> Run<'a> {
                 let cut = result
                     .map_or(span.end, |r| r.span.start)
                     .clamp(span.start, span.end);
-                let mut call = self.call(&kind, body, Span::new(body.span.start.min(cut), cut));
-                call.id = id.clone();
+                let call_span = Span::new(body.span.start.min(cut), cut);
+                let call = self.call(&kind, body, call_span, id.clone());
                 let i = self.assistant(Span::new(span.start, cut));
                 self.traj.turns[i].calls.push(call);
                 (
@@ -306,7 +305,7 @@ impl<'a> Run<'a> {
     /// The call, named by its kind (`shell`, `read`, `grep`, an MCP tool as `server.tool`).
     /// A shell call keeps its command and description: the rest of its arguments is the CLI's
     /// bookkeeping (parse trees, deny lists, thresholds), words no obligation is about.
-    fn call(&self, kind: &str, body: &Value, span: Span) -> ToolCall {
+    fn call(&self, kind: &str, body: &Value, span: Span, id: Option<String>) -> ToolCall {
         let d = self.d;
         let args = d.get(body, "args");
         let name = match kind {
@@ -335,7 +334,7 @@ impl<'a> Run<'a> {
             (_, None) => String::new(),
         };
         ToolCall {
-            id: None,
+            id,
             name,
             arguments,
             span,

@@ -20,7 +20,7 @@
 //! Error flags: a function response whose `response` holds `error`, a tool call whose `status` is
 //! `error`, a code execution whose `outcome` is not `OUTCOME_OK`.
 
-use super::{expect_document, push_content, ReadOutput, Shape};
+use super::{expect_document, jsonl_objects, push_content, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -29,10 +29,23 @@ use crate::text::Text;
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Gemini);
     if matches!(shape, Shape::JsonLines) {
-        return if is_chat_recording(bytes) {
-            super::gemini_chat::read(bytes, out)
+        // A chat recording or a headless stream: the first record that is either's decides.
+        let d = Doc::new(bytes);
+        let lines = jsonl_objects(bytes, &mut out);
+        let chat = lines
+            .iter()
+            .find_map(|l| {
+                if super::gemini_chat::is_record(&d, &l.value) {
+                    Some(true)
+                } else {
+                    super::gemini_stream::is_event(&d, &l.value).then_some(false)
+                }
+            })
+            .unwrap_or(false);
+        return if chat {
+            super::gemini_chat::read(bytes, &lines, out)
         } else {
-            super::gemini_stream::read(bytes, out)
+            super::gemini_stream::read(bytes, &lines, out)
         };
     }
     let d = Doc::new(bytes);
@@ -78,31 +91,6 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
         out.trajectories.push(traj);
     }
     out
-}
-
-/// Whether JSON Lines are a chat recording rather than a headless stream: the first record that
-/// is either's decides.
-fn is_chat_recording(bytes: &[u8]) -> bool {
-    let d = Doc::new(bytes);
-    bytes
-        .split(|&b| b == b'\n')
-        .take(50)
-        .scan(0usize, |start, line| {
-            let s = *start;
-            *start += line.len() + 1;
-            Some((s, s + line.len()))
-        })
-        .filter_map(|(s, e)| crate::json::parse(bytes, s, e).ok())
-        .find_map(|v| {
-            if super::gemini_chat::is_record(&d, &v) {
-                Some(true)
-            } else if super::gemini_stream::is_event(&d, &v) {
-                Some(false)
-            } else {
-                None
-            }
-        })
-        .unwrap_or(false)
 }
 
 /// Whether a value is a Gemini content (`{role?, parts: [...]}`).

@@ -18,9 +18,9 @@
 //! brings that the log had not seen (the summary), read as summary turns.
 
 use super::gemini::session_message;
-use super::{jsonl_objects, ReadOutput};
+use super::{compaction_turn, turn_hull, Line, ReadOutput};
 use crate::json::{Doc, Value};
-use crate::model::{EventKind, Format, Role, SegmentKind, Trajectory, Turn};
+use crate::model::{Format, SegmentKind, Trajectory};
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 
@@ -62,15 +62,14 @@ enum Entry<'v> {
     },
 }
 
-pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
+pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOutput {
     let d = Doc::new(bytes);
-    let lines = jsonl_objects(bytes, &mut out);
     let mut traj = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
     let mut entries: Vec<Entry> = Vec::new();
     // The ids of the messages in `entries`.
     let mut present: HashSet<String> = HashSet::new();
     let mut rewound = 0;
-    for line in &lines {
+    for line in lines {
         let rec = &line.value;
         if let Some(id) = d.get_str(rec, "$rewindTo") {
             let at = entries
@@ -158,20 +157,14 @@ pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
             } => {
                 // What it replaced: the turns of the messages it dropped (the ones it keeps
                 // stay as they were).
-                let replaced = dropped
-                    .iter()
-                    .filter_map(|id| turns_of.get(id.as_str()))
-                    .fold(None, |acc: Option<(usize, usize)>, &(a, b)| {
-                        Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b))))
-                    });
-                let end = summary.first().map_or(span.end, |m| m.span.start);
-                let mut t = Turn::new(Role::Event, Span::new(span.start, end));
-                t.event = Some(EventKind::Compaction {
-                    name: "gemini.compression".into(),
-                    replaced,
-                    opaque: summary.is_empty(),
-                });
-                traj.turns.push(t);
+                let replaced = turn_hull(
+                    dropped
+                        .iter()
+                        .filter_map(|id| turns_of.get(id.as_str()).copied()),
+                );
+                let at = summary.first().map(|m| m.span.start);
+                traj.turns
+                    .push(compaction_turn(*span, at, "gemini.compression", replaced));
                 for m in summary {
                     let from = traj.turns.len();
                     session_message(&d, m, &mut traj);

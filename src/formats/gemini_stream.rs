@@ -11,7 +11,7 @@
 //!
 //! Consecutive assistant chunks and calls make one assistant turn.
 
-use super::{event_turn, jsonl_objects, open_assistant, push_content, stream_prose, ReadOutput};
+use super::{event_turn, open_assistant, push_content, stream_prose, Line, ReadOutput};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -28,15 +28,14 @@ pub fn is_event(d: &Doc, rec: &Value) -> bool {
     }
 }
 
-pub(super) fn read(bytes: &[u8], mut out: ReadOutput) -> ReadOutput {
+pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOutput {
     let d = Doc::new(bytes);
-    let lines = jsonl_objects(bytes, &mut out);
     let mut traj = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
     // The assistant turn still taking chunks and calls, and whether the last event was a chunk
     // of its text (the next one continues it).
     let mut open: Option<usize> = None;
     let mut chunk_open = false;
-    for line in &lines {
+    for line in lines {
         let (span, rec) = (line.span, &line.value);
         let ty = d.get_str(rec, "type").unwrap_or_default();
         let continues_text = std::mem::take(&mut chunk_open);

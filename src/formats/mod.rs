@@ -239,7 +239,8 @@ pub fn expect_document<'s>(shape: &'s Shape, out: &mut ReadOutput) -> Option<&'s
 
 /// Pushes a string value (or the text blocks of a content list) as segments of `turn`.
 /// Handles the shapes message `content` takes across formats: a string; a list of strings or
-/// of blocks with `text` (or `content`) fields. Other block types are left to the caller.
+/// of blocks with `text` (or `content`) fields; one such block. Other block types are left to
+/// the caller.
 pub fn push_content(d: &Doc, v: &Value, kind: SegmentKind, turn: &mut Turn) {
     match &v.kind {
         json::Kind::Str { .. } => {
@@ -256,6 +257,7 @@ pub fn push_content(d: &Doc, v: &Value, kind: SegmentKind, turn: &mut Turn) {
                 }
             }
         }
+        json::Kind::Object(_) => push_block(d, v, kind, turn),
         _ => {}
     }
 }
@@ -307,6 +309,43 @@ pub fn stream_prose(turn: &mut Turn, into: Option<usize>, text: crate::text::Tex
             turn.segments.len() - 1
         }
     }
+}
+
+/// The event turn of a compaction a log records at `span`: it runs up to where the summary the
+/// record carries starts (`summary_at`; none: the summary is absent or unreadable), and replaced
+/// the turns `replaced` (none: back to the previous compaction).
+pub fn compaction_turn(
+    span: Span,
+    summary_at: Option<usize>,
+    name: &str,
+    replaced: Option<(usize, usize)>,
+) -> Turn {
+    let mut t = Turn::new(
+        Role::Event,
+        Span::new(span.start, summary_at.unwrap_or(span.end)),
+    );
+    t.event = Some(EventKind::Compaction {
+        name: name.into(),
+        replaced,
+        opaque: summary_at.is_none(),
+    });
+    t
+}
+
+/// The summary a compaction put in place of the turns it replaced: the text of `v` (a string
+/// or content blocks) over `span`.
+pub fn summary_turn(d: &Doc, v: &Value, span: Span) -> Turn {
+    let mut t = Turn::new(Role::User, span);
+    push_content(d, v, SegmentKind::Summary, &mut t);
+    t.is_summary = true;
+    t
+}
+
+/// The smallest range of turns holding every one of `ranges`.
+pub fn turn_hull(ranges: impl IntoIterator<Item = (usize, usize)>) -> Option<(usize, usize)> {
+    ranges
+        .into_iter()
+        .reduce(|(a, b), (x, y)| (a.min(x), b.max(y)))
 }
 
 /// A harness's own event turn (`name`) over `span`, with the message `rec` carries (`message`,

@@ -19,7 +19,7 @@
 //! terminal observation's `exit_code` is kept as such: `grep` exiting 1 is for the analysis to
 //! judge; `is_error` is the tool's own failure.
 
-use super::{push_block, push_content};
+use super::{compaction_turn, push_content, summary_turn, turn_hull};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -86,7 +86,7 @@ impl Reader<'_> {
             "SystemPromptEvent" => {
                 let mut t = Turn::new(Role::System, span);
                 if let Some(p) = d.get(e, "system_prompt") {
-                    text_of(&d, p, SegmentKind::Prose, &mut t);
+                    push_content(&d, p, SegmentKind::Prose, &mut t);
                 }
                 self.push(e, t);
             }
@@ -102,7 +102,7 @@ impl Reader<'_> {
                 };
                 let mut t = Turn::new(role, span);
                 if let Some(c) = m.and_then(|m| d.get(m, "content")) {
-                    text_of(&d, c, SegmentKind::Prose, &mut t);
+                    push_content(&d, c, SegmentKind::Prose, &mut t);
                 }
                 self.push(e, t);
             }
@@ -118,7 +118,7 @@ impl Reader<'_> {
                     "ObservationEvent" => {
                         if let Some(o) = d.get(e, "observation") {
                             if let Some(c) = d.get(o, "content") {
-                                text_of(&d, c, SegmentKind::Output, &mut t);
+                                push_content(&d, c, SegmentKind::Output, &mut t);
                             }
                             r.is_error =
                                 d.get(o, "is_error").and_then(|v| d.as_bool(v)) == Some(true);
@@ -146,41 +146,31 @@ impl Reader<'_> {
                 self.push(e, t);
             }
             "Condensation" => {
-                let replaced = d
+                let forgotten = d
                     .get(e, "forgotten_event_ids")
-                    .map(|ids| d.items(ids))
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(|id| d.str(id))
-                    .filter_map(|id| self.turn_of.get(&id).copied())
-                    .fold(None, |acc: Option<(usize, usize)>, k| {
-                        Some(acc.map_or((k, k), |(a, b)| (a.min(k), b.max(k))))
-                    });
+                    .map_or(&[][..], |ids| d.items(ids));
+                let replaced = turn_hull(
+                    forgotten
+                        .iter()
+                        .filter_map(|id| d.str(id))
+                        .filter_map(|id| self.turn_of.get(&id).map(|&k| (k, k))),
+                );
                 let summary = d
                     .get(e, "summary")
                     .filter(|s| d.str(s).is_some_and(|s| !s.trim().is_empty()));
-                let end = summary.map_or(span.end, |s| s.span.start);
-                let mut t = Turn::new(Role::Event, Span::new(span.start, end));
-                t.event = Some(EventKind::Compaction {
-                    name: "openhands.condensation".into(),
-                    replaced,
-                    opaque: summary.is_none(),
-                });
-                self.push(e, t);
+                let at = summary.map(|s| s.span.start);
+                self.push(
+                    e,
+                    compaction_turn(span, at, "openhands.condensation", replaced),
+                );
                 if let Some(s) = summary {
-                    let mut t = Turn::new(Role::User, Span::new(s.span.start, span.end));
-                    push_content(&d, s, SegmentKind::Summary, &mut t);
-                    t.is_summary = true;
-                    self.push(e, t);
+                    self.push(e, summary_turn(&d, s, Span::new(s.span.start, span.end)));
                 }
             }
             "CondensationSummaryEvent" => {
-                let mut t = Turn::new(Role::User, span);
                 if let Some(s) = d.get(e, "summary") {
-                    push_content(&d, s, SegmentKind::Summary, &mut t);
+                    self.push(e, summary_turn(&d, s, span));
                 }
-                t.is_summary = true;
-                self.push(e, t);
             }
             "ConversationErrorEvent" => {
                 let mut t = Turn::new(Role::Event, span);
@@ -217,7 +207,7 @@ impl Reader<'_> {
         let turn = &mut self.traj.turns[i];
         let before = turn.segments.len();
         if let Some(th) = d.get(e, "thought") {
-            text_of(&d, th, SegmentKind::Prose, turn);
+            push_content(&d, th, SegmentKind::Prose, turn);
         }
         if turn.segments.len() == before {
             if let Some(r) = d.get(e, "reasoning_content") {
@@ -252,14 +242,6 @@ impl Reader<'_> {
             span: action.map_or(span, |a| a.span),
             result_turn: None,
         });
-    }
-}
-
-/// Text that is a string, a list of content blocks, or one block (`{type: "text", text}`).
-fn text_of(d: &Doc, v: &Value, kind: SegmentKind, t: &mut Turn) {
-    match v.kind {
-        Kind::Object(_) => push_block(d, v, kind, t),
-        _ => push_content(d, v, kind, t),
     }
 }
 

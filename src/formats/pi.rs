@@ -16,7 +16,7 @@
 //! The path from the last entry back to the root is the conversation; entries on abandoned
 //! branches are left out (a note says how many).
 
-use super::{jsonl_objects, push_content, ReadOutput, Shape};
+use super::{compaction_turn, jsonl_objects, push_content, summary_turn, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -92,19 +92,12 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
                     .checked_sub(1)
                     .filter(|&last| last >= boundary)
                     .map(|last| (boundary, last));
-                let end = summary.map_or(span.end, |s| s.span.start);
-                let mut t = Turn::new(Role::Event, Span::new(span.start, end));
-                t.event = Some(EventKind::Compaction {
-                    name: "pi.compaction".into(),
-                    replaced,
-                    opaque: summary.is_none(),
-                });
-                traj.turns.push(t);
+                let at = summary.map(|s| s.span.start);
+                traj.turns
+                    .push(compaction_turn(span, at, "pi.compaction", replaced));
                 if let Some(s) = summary {
-                    let mut t = Turn::new(Role::User, Span::new(s.span.start, span.end));
-                    push_content(&d, s, SegmentKind::Summary, &mut t);
-                    t.is_summary = true;
-                    traj.turns.push(t);
+                    traj.turns
+                        .push(summary_turn(&d, s, Span::new(s.span.start, span.end)));
                 }
                 boundary = traj.turns.len();
             }

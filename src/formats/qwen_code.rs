@@ -16,9 +16,9 @@
 //! these otherwise resemble.
 
 use super::gemini::content;
-use super::{jsonl_objects, push_content, ReadOutput, Shape};
+use super::{compaction_turn, jsonl_objects, summary_turn, ReadOutput, Shape};
 use crate::json::{Doc, Value};
-use crate::model::{EventKind, Format, Role, SegmentKind, Trajectory, Turn};
+use crate::model::{Format, Trajectory};
 use crate::source::Span;
 use std::collections::HashSet;
 
@@ -83,23 +83,12 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
                 let summary = d
                     .path(rec, &["systemPayload", "compressedHistory"])
                     .and_then(|h| d.items(h).first());
-                let end = summary.map_or(line.span.end, |s| s.span.start);
-                let mut t = Turn::new(Role::Event, Span::new(line.span.start, end));
-                t.event = Some(EventKind::Compaction {
-                    name: "qwen-code.chat_compression".into(),
-                    replaced: None,
-                    opaque: summary.is_none(),
-                });
-                traj.turns.push(t);
-                if let Some(s) = summary {
-                    let mut t = Turn::new(Role::User, s.span);
-                    for p in d.get(s, "parts").map(|p| d.items(p)).unwrap_or_default() {
-                        if let Some(text) = d.get(p, "text") {
-                            push_content(&d, text, SegmentKind::Summary, &mut t);
-                        }
-                    }
-                    t.is_summary = true;
-                    traj.turns.push(t);
+                let at = summary.map(|s| s.span.start);
+                let name = "qwen-code.chat_compression";
+                traj.turns.push(compaction_turn(line.span, at, name, None));
+                // (The summary is a content: its text is in its parts.)
+                if let Some((s, parts)) = summary.and_then(|s| Some((s, d.get(s, "parts")?))) {
+                    traj.turns.push(summary_turn(&d, parts, s.span));
                 }
             }
             _ => {}
