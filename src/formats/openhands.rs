@@ -164,7 +164,23 @@ fn read_record(
         );
         return None;
     }
-    for item in d.items(history) {
+    // The current evaluation harness (OpenHands/benchmarks) keeps V1 events in `history`.
+    let items = d.items(history);
+    if items.iter().take(20).any(|e| openhands_sdk::is_event(d, e)) {
+        let events: Vec<(Span, &Value)> = items.iter().map(|e| (e.span, e)).collect();
+        let mut t = openhands_sdk::read_events(*d, &events, span);
+        match &mut t {
+            Some(t) => {
+                t.id = record_id(d, rec);
+                if let Some(err) = run_error(d, rec) {
+                    t.turns.push(err);
+                }
+            }
+            None => out.warn(span, "a run record whose history has no readable event"),
+        }
+        return t;
+    }
+    for item in items {
         match &item.kind {
             // Before 0.9 the history was a list of [action, observation] pairs.
             Kind::Array(pair) => {
@@ -175,20 +191,27 @@ fn read_record(
             _ => r.event(item, out, noted),
         }
     }
-    // A run-level failure ("RuntimeError: Agent reached maximum iteration…") closes the run.
-    if let Some(err) = d.get(rec, "error") {
-        if d.str(err).is_some_and(|s| !s.trim().is_empty()) {
-            let mut t = Turn::new(Role::Event, err.span);
-            t.event = Some(EventKind::Other("openhands.run_error".into()));
-            push_content(d, err, SegmentKind::Output, &mut t);
-            r.push(t, None);
-        }
+    if let Some(err) = run_error(d, rec) {
+        r.push(err, None);
     }
     let t = r.finish();
     if t.is_none() {
         out.warn(span, "a run record whose history has no readable event");
     }
     t
+}
+
+/// A run-level failure ("RuntimeError: Agent reached maximum iteration…"): the turn that
+/// closes the run.
+fn run_error(d: &Doc, rec: &Value) -> Option<Turn> {
+    let err = d.get(rec, "error")?;
+    if !d.str(err).is_some_and(|s| !s.trim().is_empty()) {
+        return None;
+    }
+    let mut t = Turn::new(Role::Event, err.span);
+    t.event = Some(EventKind::Other("openhands.run_error".into()));
+    push_content(d, err, SegmentKind::Output, &mut t);
+    Some(t)
 }
 
 /// `instance_id` of an eval record; `owner/repo#number` of a resolver record.
@@ -681,6 +704,52 @@ mod tests {
         );
         assert_eq!(out.trajectories[1].turns.len(), 2);
         assert_eq!(out.trajectories[1].turns[1].role, Role::Assistant);
+    }
+
+    /// The current evaluation harness (OpenHands/benchmarks `EvalOutput`) writes V1 events
+    /// in `history`: they are read as V1 events, the run's id and failure kept.
+    #[test]
+    fn eval_record_with_v1_events() {
+        let src = concat!(
+            r#"{"instance_id":"o__r-7","attempt":1,"test_result":{"git_patch":""},"instruction":"Fix it.","history":["#,
+            r#"{"id":"e1","timestamp":"t","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Fix tests/test_api.py."}]}},"#,
+            r#"{"id":"e2","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[{"type":"text","text":"Running the tests."}],"action":{"kind":"TerminalAction","command":"pytest -q"},"tool_name":"terminal","tool_call_id":"c1","tool_call":{"id":"c1","name":"terminal","arguments":"{\"command\": \"pytest -q\"}","origin":"completion"},"llm_response_id":"r1"},"#,
+            r#"{"id":"e3","timestamp":"t","source":"environment","kind":"ObservationEvent","tool_name":"terminal","tool_call_id":"c1","action_id":"e2","observation":{"kind":"TerminalObservation","content":[{"type":"text","text":"1 failed"}],"is_error":false,"exit_code":1}}"#,
+            r#"],"metrics":null,"error":"RuntimeError: Agent reached maximum iteration"}"#,
+            "\n",
+            r#"{"instance_id":"o__r-8","test_result":{},"history":[{"id":"e1","timestamp":"t","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Go."}]}}],"error":null}"#,
+            "\n",
+        );
+        let out = read_str(src);
+        assert_eq!(out.format, Some(Format::Openhands));
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        assert_eq!(out.trajectories.len(), 2);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("o__r-7"));
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(
+            roles,
+            [Role::User, Role::Assistant, Role::Tool, Role::Event]
+        );
+        assert_eq!(t.turns[1].calls[0].name, "terminal");
+        let r = t.turns[2].result.as_ref().unwrap();
+        assert_eq!((r.call, r.exit_code), (Some((1, 0)), Some(1)));
+        let err = &t.turns[3];
+        assert_eq!(
+            err.event,
+            Some(EventKind::Other("openhands.run_error".into()))
+        );
+        assert_eq!(
+            &src[err.span.start..err.span.end],
+            r#""RuntimeError: Agent reached maximum iteration""#
+        );
+        // Every turn lies inside its own line.
+        let first_line = src.find('\n').unwrap();
+        assert!(t.turns.iter().all(|u| u.span.end <= first_line));
+        let t = &out.trajectories[1];
+        assert_eq!(t.id.as_deref(), Some("o__r-8"));
+        assert_eq!(t.turns.len(), 1);
+        assert!(t.turns[0].span.start > first_line);
     }
 
     #[test]
