@@ -67,6 +67,17 @@ pub fn parse(bytes: &[u8], start: usize, end: usize) -> Result<Value, JsonError>
     Ok(v)
 }
 
+/// Parses the one JSON value that starts at `start` (after white space), whatever follows it:
+/// the first of several values written one after another (a stream of pretty-printed records).
+pub fn parse_first(bytes: &[u8], start: usize) -> Result<Value, JsonError> {
+    let mut p = Parser {
+        b: bytes,
+        pos: start,
+    };
+    p.skip_ws();
+    p.value(0)
+}
+
 /// Parses a whole document.
 pub fn parse_all(bytes: &[u8]) -> Result<Value, JsonError> {
     parse(bytes, 0, bytes.len())

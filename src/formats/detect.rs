@@ -40,7 +40,17 @@ pub fn shape(bytes: &[u8]) -> Shape {
             let line_end =
                 memchr::memchr(b'\n', &bytes[first..]).map_or(bytes.len(), |i| first + i);
             let first_line_ok = json::parse(bytes, first, line_end).is_ok();
-            if first_line_ok || looks_line_oriented(bytes) {
+            // (Pretty-printed values one after another read as JSON Lines do, a value a record.)
+            let stream = || {
+                super::value_run(bytes, first, line_end).is_some_and(|(values, next)| {
+                    values.len() > 1
+                        || bytes[next.min(bytes.len())..]
+                            .iter()
+                            .find(|b| !b.is_ascii_whitespace())
+                            .is_some_and(|&b| matches!(b, b'{' | b'['))
+                })
+            };
+            if first_line_ok || looks_line_oriented(bytes) || stream() {
                 Shape::JsonLines
             } else {
                 Shape::BrokenDocument(e)
@@ -253,7 +263,11 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
     let mut role_lines = Vec::new();
     while start < bytes.len() && seen < 20 {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        if let Ok(v) = json::parse(bytes, start, end) {
+        let (values, next) = match json::parse(bytes, start, end) {
+            Ok(v) => (vec![v], end + 1),
+            Err(_) => super::value_run(bytes, start, end).unwrap_or((Vec::new(), end + 1)),
+        };
+        for v in values {
             if matches!(v.kind, Kind::Object(_)) {
                 seen += 1;
                 if let Some(f) = classify_line(&d, &v) {
@@ -264,7 +278,7 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
                 }
             }
         }
-        start = end + 1;
+        start = next;
     }
     (!role_lines.is_empty()).then(|| chat_flavour(&d, &role_lines))
 }

@@ -180,7 +180,25 @@ fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, keep_text: bool, mut sink: imp
                     .find(|c| !c.is_ascii_whitespace())
                     == Some(&b'{')
             };
-            match json::parse(bytes, start, content_end) {
+            let one = json::parse(bytes, start, content_end);
+            if let (Err(_), Some((values, next))) = (&one, value_run(bytes, start, content_end)) {
+                for v in values {
+                    if matches!(v.kind, json::Kind::Object(_)) {
+                        sink(Record::Object(Line {
+                            span: v.span,
+                            value: v,
+                        }));
+                    } else {
+                        out.warn(
+                            v.span,
+                            format!("skipped a JSON {} rather than an object", kind_name(&v)),
+                        );
+                    }
+                }
+                start = next;
+                continue;
+            }
+            match one {
                 Err(_) if keep_text && !opens_object() => sink(Record::Text(span)),
                 Ok(v) if matches!(v.kind, json::Kind::Object(_)) => {
                     sink(Record::Object(Line { span, value: v }))
@@ -208,6 +226,37 @@ fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, keep_text: bool, mut sink: imp
             }
         }
         start = end + 1;
+    }
+}
+
+/// JSON values written one after another rather than one per line, from the line
+/// `bytes[start..content_end]` on: pretty-printed ones (`jq .` output: a line holding only `{`
+/// or `[` opens one, which no JSON Lines record does) or several on one line (event files joined
+/// with `cat`, each written without a final line break). The values, and where the line after
+/// the last one starts; None when a value does not parse. (Asked of a line that is not one
+/// value.)
+pub fn value_run(bytes: &[u8], start: usize, content_end: usize) -> Option<(Vec<Value>, usize)> {
+    let line = &bytes[start..content_end];
+    let opener = matches!(line.trim_ascii(), b"{" | b"[");
+    if !opener && !matches!(line.trim_ascii_start().first(), Some(b'{' | b'[')) {
+        return None;
+    }
+    let mut values = Vec::new();
+    let mut at = start;
+    loop {
+        let v = json::parse_first(bytes, at).ok()?;
+        at = v.span.end;
+        values.push(v);
+        // What follows on the value's last line: nothing, or the next value.
+        let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        match bytes[at..line_end]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+        {
+            None => return (values.len() > 1 || opener).then_some((values, line_end + 1)),
+            Some(k) if matches!(bytes[at + k], b'{' | b'[') => at += k,
+            Some(_) => return None,
+        }
     }
 }
 
@@ -445,4 +494,65 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         issue.span.start = issue.span.start.min(issue.span.end);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EVENTS: [&str; 3] = [
+        r#"{"id":"e1","timestamp":"t","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Fix the test."}]}}"#,
+        r#"{"id":"e2","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[{"type":"text","text":"Running it."}],"action":{"kind":"TerminalAction","command":"pytest"},"tool_name":"terminal","tool_call_id":"c1","llm_response_id":"r1"}"#,
+        r#"{"id":"e3","timestamp":"t","source":"environment","kind":"ObservationEvent","tool_name":"terminal","tool_call_id":"c1","action_id":"e2","observation":{"content":[{"type":"text","text":"1 failed"}],"exit_code":1}}"#,
+    ];
+
+    /// The text of each turn's span, and its role.
+    fn turns(src: &str) -> Vec<(Role, String)> {
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::Openhands), "{:?}", out.issues);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let t = &out.trajectories[0];
+        t.turns
+            .iter()
+            .map(|u| (u.role, src[u.span.start..u.span.end].to_string()))
+            .collect()
+    }
+
+    /// Event files joined with `cat` (each written without a final line break, so all on one
+    /// line) and pretty-printed values (`jq .`) read as the same events one per line do, each
+    /// turn spanning exactly its value.
+    #[test]
+    fn values_one_after_another_read_as_records() {
+        let lines = turns(&EVENTS.join("\n"));
+        assert_eq!(
+            lines.iter().map(|(r, _)| *r).collect::<Vec<_>>(),
+            [Role::User, Role::Assistant, Role::Tool]
+        );
+        assert_eq!(turns(&EVENTS.concat()), lines);
+        let pretty: Vec<String> = EVENTS
+            .iter()
+            .map(|e| {
+                let v: serde_json::Value = serde_json::from_str(e).unwrap();
+                serde_json::to_string_pretty(&v).unwrap()
+            })
+            .collect();
+        let pretty_turns = turns(&pretty.join("\n"));
+        assert_eq!(pretty_turns.len(), 3);
+        for ((_, p), want) in pretty_turns.iter().zip(&pretty) {
+            assert_eq!(p, want);
+        }
+        // Pretty-printed files joined with `cat`: "}{" between them.
+        assert_eq!(turns(&pretty.concat()).len(), 3);
+    }
+
+    /// A line holding a value and then something that is not one stays a broken line.
+    #[test]
+    fn a_value_followed_by_junk_is_still_a_broken_line() {
+        let src = format!("{}\n{} x\n{}\n", EVENTS[0], EVENTS[1], EVENTS[2]);
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::Openhands));
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert_eq!(out.issues[0].severity, Severity::Error);
+        assert_eq!(out.trajectories[0].turns.len(), 2);
+    }
 }
