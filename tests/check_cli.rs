@@ -376,6 +376,126 @@ fn directories_are_walked_in_order_with_ignore_files_respected() {
     );
 }
 
+/// An OpenHands conversation as the SDK persists it, one event per file (each written without a
+/// final line break), is one log: read as its files joined in name order, named by their
+/// pattern, its facts those of the same events kept one per line.
+#[test]
+fn a_conversation_kept_one_event_per_file_is_one_log() {
+    let dir = scratch("events");
+    let fixture = root().join("corpus/fixtures/openhands/v1-events-health-endpoint.jsonl");
+    let lines = std::fs::read_to_string(&fixture).unwrap();
+    let events = dir.join("conv-a/events");
+    std::fs::create_dir_all(&events).unwrap();
+    let mut joined = String::new();
+    for (i, line) in lines.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let id = serde_json::from_str::<serde_json::Value>(line).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        std::fs::write(events.join(format!("event-{i:05}-{id}.json")), line).unwrap();
+        joined.push_str(line);
+    }
+    // A file beside them is read on its own.
+    std::fs::copy(&fixture, dir.join("conv-a/copy.jsonl")).unwrap();
+
+    let annotate = |args: &[&str]| -> Vec<serde_json::Value> {
+        let r = trajlint(args, &dir, None);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let all = annotate(&["annotate", "conv-a"]);
+    let files: Vec<&str> = all.iter().map(|a| a["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["conv-a/copy.jsonl", "conv-a/events/event-*.json"]);
+    let (single, joint) = (&all[0], &all[1]);
+    assert_eq!(joint["format"], "openhands");
+    let roles = |a: &serde_json::Value| -> Vec<String> {
+        let turns = a["turns"].as_array().unwrap();
+        turns.iter().map(|t| t["role"].to_string()).collect()
+    };
+    assert!(roles(single).len() > 3);
+    assert_eq!(roles(joint), roles(single));
+    let facts = |a: &serde_json::Value| -> Vec<(String, String, String)> {
+        let facts = a["facts"].as_array().unwrap();
+        facts
+            .iter()
+            .map(|f| {
+                (
+                    f["kind"].to_string(),
+                    f["status"].to_string(),
+                    f["text"].to_string(),
+                )
+            })
+            .collect()
+    };
+    assert!(!facts(single).is_empty());
+    assert_eq!(facts(joint), facts(single));
+    // Offsets are into the joined files (`cat conv-a/events/event-*.json`). (A fact the tool
+    // reported only by its exit code has no text of its own: an empty span.)
+    let mut quoted = 0;
+    for f in joint["facts"].as_array().unwrap() {
+        let (s, e) = (
+            f["bytes"][0].as_u64().unwrap(),
+            f["bytes"][1].as_u64().unwrap(),
+        );
+        let raw = &joined[s as usize..e as usize];
+        let text = f["text"].as_str().unwrap();
+        if !raw.is_empty() {
+            assert!(
+                raw.starts_with(&text[..text.len().min(12)]),
+                "{raw:?} vs {text:?}"
+            );
+            quoted += 1;
+        }
+    }
+    assert!(quoted >= 5, "{quoted}");
+    // The events directory named directly, and the conversation directory to `plan`.
+    assert_eq!(annotate(&["annotate", "conv-a/events"]).len(), 1);
+    let plan = trajlint(&["plan", "--budget", "100000", "conv-a"], &dir, None);
+    assert_eq!(plan.code, 0, "{}", plan.stderr);
+    assert!(
+        plan.stdout
+            .starts_with("conv-a/events/event-*.json [openhands]"),
+        "{}",
+        plan.stdout
+    );
+    // `check` names the pattern; no input is left unread.
+    let r = trajlint(
+        &[
+            "check",
+            "--isolated",
+            "--output-format",
+            "concise",
+            "conv-a/events",
+        ],
+        &dir,
+        None,
+    );
+    assert!(
+        r.stdout.contains("conv-a/events/event-*.json:"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stderr.contains("could not be read"), "{}", r.stderr);
+    // One event file named alone says what it is.
+    let one = std::fs::read_dir(&events)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let r = trajlint(&["check", "--isolated", one.to_str().unwrap()], &dir, None);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("a single OpenHands event, not a conversation"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn rule_docs_are_printed_by_name_or_code() {
     let by_name = trajlint(&["rule", "dangling-commitment"], &root(), None);

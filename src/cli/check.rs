@@ -290,6 +290,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let explicit: HashSet<PathBuf> = args.input.paths.iter().cloned().collect();
     inputs.retain(|i| match i {
         Input::Path(p) if !explicit.contains(p) => !config.excluded(&config.relative(p, &cwd)),
+        Input::Events { pattern, .. } => {
+            let dir = pattern.parent().unwrap_or(pattern);
+            explicit.contains(dir) || !config.excluded(&config.relative(dir, &cwd))
+        }
         _ => true,
     });
 
@@ -446,10 +450,7 @@ fn one_file(
     report: Result<FileReport, String>,
     writing_baseline: bool,
 ) -> Outcome {
-    let path: Option<&Path> = match input {
-        Input::Path(p) => Some(p),
-        Input::Stdin => None,
-    };
+    let path = input.path();
     let mut report = match report {
         Ok(r) => r,
         Err(e) => {

@@ -10,7 +10,7 @@ pub mod single;
 
 use rayon::prelude::*;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use trajlint::extract::lexicon::Lexicon;
 use trajlint::formats::Severity;
 use trajlint::model::Format;
@@ -48,10 +48,65 @@ pub fn load_lexicon(files: &[PathBuf]) -> Result<Lexicon, String> {
     Lexicon::with_extra(&extra).map_err(|e| e.to_string())
 }
 
-/// An input to read: a path, or stdin.
+/// An input to read: a path, a conversation kept one event per file, or stdin.
 pub enum Input {
     Path(PathBuf),
+    /// An OpenHands conversation as the SDK persists it, one event per file
+    /// (`events/event-00000-<id>.json`, …): one log, the files joined in name order as
+    /// `cat events/event-*.json` joins them. Named by that pattern; its offsets are into the
+    /// joined bytes.
+    Events {
+        pattern: PathBuf,
+        files: Vec<PathBuf>,
+    },
     Stdin,
+}
+
+impl Input {
+    /// The path the input is known by (the pattern for joined event files).
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Input::Path(p) | Input::Events { pattern: p, .. } => Some(p),
+            Input::Stdin => None,
+        }
+    }
+
+    /// A directory of OpenHands event files (or the conversation directory above it) read as
+    /// one log, if `dir` is one.
+    pub fn events_in(dir: &Path) -> Option<Input> {
+        Self::event_files(dir).or_else(|| Self::event_files(&dir.join("events")))
+    }
+
+    fn event_files(dir: &Path) -> Option<Input> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| is_event_file(p))
+            .collect();
+        files.sort();
+        (!files.is_empty()).then(|| Input::Events {
+            pattern: dir.join("event-*.json"),
+            files,
+        })
+    }
+}
+
+/// An event file of an OpenHands conversation: `events/event-<index>-<event id>.json`.
+fn is_event_file(path: &Path) -> bool {
+    let in_events = path
+        .parent()
+        .and_then(|d| d.file_name())
+        .is_some_and(|d| d == "events");
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let index = name
+        .strip_prefix("event-")
+        .and_then(|r| r.strip_suffix(".json"))
+        .and_then(|r| r.split_once('-'))
+        .is_some_and(|(i, id)| {
+            !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()) && !id.is_empty()
+        });
+    in_events && index
 }
 
 /// Expands directories (walked in sorted order, ignore files respected) into files.
@@ -79,6 +134,20 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
                 .build();
             for entry in walker {
                 match entry {
+                    // (Walked in name order, a directory's event files come together.)
+                    Ok(e) if is_event_file(e.path()) => {
+                        let dir = e.path().parent().unwrap_or(e.path());
+                        let pattern = dir.join("event-*.json");
+                        match inputs.last_mut() {
+                            Some(Input::Events { pattern: p, files }) if *p == pattern => {
+                                files.push(e.into_path())
+                            }
+                            _ => inputs.push(Input::Events {
+                                pattern,
+                                files: vec![e.into_path()],
+                            }),
+                        }
+                    }
                     Ok(e)
                         if e.file_type().is_some_and(|t| t.is_file()) && is_log_name(e.path()) =>
                     {
@@ -100,6 +169,20 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
 pub fn read_input(input: &Input) -> Result<SourceFile, String> {
     match input {
         Input::Path(p) => SourceFile::read(p).map_err(|e| format!("{}: {e}", p.display())),
+        Input::Events { pattern, files } => {
+            let mut bytes = Vec::new();
+            for f in files {
+                let mut file =
+                    std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
+                file.read_to_end(&mut bytes)
+                    .map_err(|e| format!("{}: {e}", f.display()))?;
+            }
+            Ok(SourceFile::new(
+                pattern.display().to_string(),
+                Some(pattern.clone()),
+                bytes,
+            ))
+        }
         Input::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin()

@@ -50,11 +50,16 @@ pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
     let (lex, src) = rayon::join(
         || super::load_lexicon(&input.lexicon),
         || {
-            let src = if input.path.as_os_str() == "-" {
-                super::read_input(&super::Input::Stdin)
+            let one = if input.path.as_os_str() == "-" {
+                super::Input::Stdin
+            } else if input.path.is_dir() {
+                // (A directory is read when it holds a conversation's event files.)
+                super::Input::events_in(&input.path)
+                    .ok_or_else(|| format!("{}: is a directory", input.path.display()))?
             } else {
-                super::read_input(&super::Input::Path(input.path.clone()))
-            }?;
+                super::Input::Path(input.path.clone())
+            };
+            let src = super::read_input(&one)?;
             let read = trajlint::formats::read(&src.bytes, input.input_format);
             Ok::<_, String>((src, read))
         },

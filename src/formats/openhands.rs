@@ -17,7 +17,9 @@
 //! where there is no exit code: `grep` exiting 1 is a null result for the analysis to judge. A
 //! run record's own `error` (e.g. maximum iterations reached) becomes a final event turn.
 
-use super::{expect_document, jsonl_objects, openhands_sdk, push_content, ReadOutput, Shape};
+use super::{
+    expect_document, jsonl_objects, openhands_sdk, push_content, ReadOutput, Severity, Shape,
+};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -118,6 +120,13 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                         out.trajectories.push(t);
                     }
                 }
+                // One event of a conversation kept one event per file.
+                Kind::Object(_) if openhands_sdk::is_event(&d, doc) => out.issue(
+                    Severity::Error,
+                    Span::new(doc.span.start, doc.span.start + 1),
+                    "a single OpenHands event, not a conversation",
+                    Some("a conversation kept one event per file is read from its `events` directory (`trajlint check DIR/events`) or from the files joined (`cat DIR/events/event-*.json | trajlint check -`)".into()),
+                ),
                 _ => out.error(
                     Span::new(doc.span.start, doc.span.start + 1),
                     "expected an array of OpenHands events or a run record with `history`",
@@ -205,7 +214,7 @@ fn read_record(
 /// closes the run.
 fn run_error(d: &Doc, rec: &Value) -> Option<Turn> {
     let err = d.get(rec, "error")?;
-    if !d.str(err).is_some_and(|s| !s.trim().is_empty()) {
+    if d.str(err).is_none_or(|s| s.trim().is_empty()) {
         return None;
     }
     let mut t = Turn::new(Role::Event, err.span);
