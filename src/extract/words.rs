@@ -161,11 +161,19 @@ fn glued_sentence_start(text: &str, dot: usize) -> bool {
         && OPENERS.contains(&&rest[..word_len])
 }
 
+/// A sentence's span without the white space around it, nor the tags some models wrap their
+/// reasoning in ("<think>Let me check …"): they are markup, not words of the sentence.
 fn trim(text: &str, s: usize, e: usize) -> (usize, usize) {
-    let piece = &text[s..e];
-    let lead = piece.len() - piece.trim_start().len();
-    let trail = piece.len() - piece.trim_end().len();
-    (s + lead, e.saturating_sub(trail).max(s + lead))
+    const TAGS: [&str; 4] = ["<think>", "</think>", "<thinking>", "</thinking>"];
+    let mut piece = text[s..e].trim();
+    while let Some(rest) = TAGS.iter().find_map(|t| piece.strip_prefix(t)) {
+        piece = rest.trim_start();
+    }
+    while let Some(rest) = TAGS.iter().find_map(|t| piece.strip_suffix(t)) {
+        piece = rest.trim_end();
+    }
+    let start = offset_in(text, piece);
+    (start, start + piece.len())
 }
 
 /// Word tokens (letters, digits, `_`), as written, with their byte offsets. (A separator may
@@ -367,6 +375,16 @@ mod tests {
 
     fn texts(t: &str) -> Vec<&str> {
         sentences(t).iter().map(|s| &t[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn reasoning_tags_are_not_part_of_a_sentence() {
+        assert_eq!(
+            texts("<think>Let me chain these with &&.\n</think>\n\nI'll run it. <thinking> </thinking>"),
+            ["Let me chain these with &&.", "I'll run it."]
+        );
+        // (Other markup stays: it may be what the sentence is about.)
+        assert_eq!(texts("<div> holds it."), ["<div> holds it."]);
     }
 
     #[test]
