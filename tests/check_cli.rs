@@ -496,6 +496,44 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
     );
 }
 
+/// The older OpenHands app kept a conversation as `events/0.json`, `events/1.json`, …: joined
+/// in index order (10 after 9, not after 1), it reads as the same events in one array.
+#[test]
+fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
+    let dir = scratch("events-v0");
+    let fixture = root().join("corpus/fixtures/openhands/grep-miss.json");
+    let events: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&fixture).unwrap()).unwrap();
+    assert!(events.len() > 10);
+    std::fs::create_dir_all(dir.join("sessions/s1/events")).unwrap();
+    for (i, e) in events.iter().enumerate() {
+        let path = dir.join(format!("sessions/s1/events/{i}.json"));
+        std::fs::write(path, serde_json::to_string_pretty(e).unwrap()).unwrap();
+    }
+    let run = |path: &str| -> serde_json::Value {
+        let r = trajlint(&["annotate", path], &dir, None);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let mut lines = r.stdout.lines();
+        let a = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert!(lines.next().is_none());
+        a
+    };
+    std::fs::copy(&fixture, dir.join("whole.json")).unwrap();
+    let whole = run("whole.json");
+    let joined = run("sessions");
+    assert_eq!(joined["file"], "sessions/s1/events/*.json");
+    let texts = |a: &serde_json::Value| -> Vec<String> {
+        let facts = a["facts"].as_array().unwrap();
+        facts.iter().map(|f| f["text"].to_string()).collect()
+    };
+    assert!(!texts(&whole).is_empty());
+    assert_eq!(texts(&joined), texts(&whole));
+    assert_eq!(
+        joined["turns"].as_array().unwrap().len(),
+        whole["turns"].as_array().unwrap().len()
+    );
+}
+
 #[test]
 fn rule_docs_are_printed_by_name_or_code() {
     let by_name = trajlint(&["rule", "dangling-commitment"], &root(), None);

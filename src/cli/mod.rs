@@ -51,10 +51,9 @@ pub fn load_lexicon(files: &[PathBuf]) -> Result<Lexicon, String> {
 /// An input to read: a path, a conversation kept one event per file, or stdin.
 pub enum Input {
     Path(PathBuf),
-    /// An OpenHands conversation as the SDK persists it, one event per file
-    /// (`events/event-00000-<id>.json`, …): one log, the files joined in name order as
-    /// `cat events/event-*.json` joins them. Named by that pattern; its offsets are into the
-    /// joined bytes.
+    /// An OpenHands conversation kept one event per file (`events/event-00000-<id>.json`, …, or
+    /// the older app's `events/0.json`, …): one log, the files joined in index order as `cat`
+    /// joins them. Named by their pattern; its offsets are into the joined bytes.
     Events {
         pattern: PathBuf,
         files: Vec<PathBuf>,
@@ -78,35 +77,43 @@ impl Input {
     }
 
     fn event_files(dir: &Path) -> Option<Input> {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        let mut files: Vec<(u64, &'static str, PathBuf)> = std::fs::read_dir(dir)
             .ok()?
             .flatten()
-            .map(|e| e.path())
-            .filter(|p| is_event_file(p))
+            .filter_map(|e| {
+                let p = e.path();
+                event_file(&p).map(|(index, pattern)| (index, pattern, p))
+            })
             .collect();
         files.sort();
-        (!files.is_empty()).then(|| Input::Events {
-            pattern: dir.join("event-*.json"),
-            files,
-        })
+        let pattern = dir.join(files.first()?.1);
+        let files = files.into_iter().map(|(_, _, p)| p).collect();
+        Some(Input::Events { pattern, files })
     }
 }
 
-/// An event file of an OpenHands conversation: `events/event-<index>-<event id>.json`.
-fn is_event_file(path: &Path) -> bool {
+/// An event file of an OpenHands conversation: its index and the pattern of its directory's
+/// event file names. The SDK (V1) writes `events/event-<index>-<event id>.json`, the older app
+/// (V0) `events/<index>.json` (its indices unpadded: they sort as numbers).
+fn event_file(path: &Path) -> Option<(u64, &'static str)> {
     let in_events = path
         .parent()
         .and_then(|d| d.file_name())
         .is_some_and(|d| d == "events");
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let index = name
+    let stem = path.file_name()?.to_str()?.strip_suffix(".json")?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    let v1 = stem
         .strip_prefix("event-")
-        .and_then(|r| r.strip_suffix(".json"))
         .and_then(|r| r.split_once('-'))
-        .is_some_and(|(i, id)| {
-            !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()) && !id.is_empty()
-        });
-    in_events && index
+        .filter(|(_, id)| !id.is_empty())
+        .and_then(|(i, _)| number(i))
+        .map(|i| (i, "event-*.json"));
+    let v0 = || number(stem).map(|i| (i, "*.json"));
+    in_events.then(|| v1.or_else(v0)).flatten()
 }
 
 /// Expands directories (walked in sorted order, ignore files respected) into files.
@@ -135,9 +142,9 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
             for entry in walker {
                 match entry {
                     // (Walked in name order, a directory's event files come together.)
-                    Ok(e) if is_event_file(e.path()) => {
-                        let dir = e.path().parent().unwrap_or(e.path());
-                        let pattern = dir.join("event-*.json");
+                    Ok(e) if event_file(e.path()).is_some() => {
+                        let pattern = event_file(e.path()).map_or("", |(_, p)| p);
+                        let pattern = e.path().with_file_name(pattern);
                         match inputs.last_mut() {
                             Some(Input::Events { pattern: p, files }) if *p == pattern => {
                                 files.push(e.into_path())
@@ -155,6 +162,12 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
                     }
                     Ok(_) => {}
                     Err(e) => errors.push(e.to_string()),
+                }
+            }
+            // Event files in index order (the older app's are unpadded: "10" before "2").
+            for input in &mut inputs {
+                if let Input::Events { files, .. } = input {
+                    files.sort_by_key(|f| event_file(f).map(|(i, _)| i));
                 }
             }
         } else if p.exists() {

@@ -344,7 +344,10 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     {
         return Some(Format::ClaudeCode);
     }
-    if has(d, v, "history") || super::openhands_sdk::is_event(d, v) {
+    // (A V0 event too: `{id, timestamp, source, action | observation, …}`, one per line or
+    // one per file, joined.)
+    let v0_event = has(d, v, "source") && (has(d, v, "action") || has(d, v, "observation"));
+    if has(d, v, "history") || super::openhands_sdk::is_event(d, v) || v0_event {
         return Some(Format::Openhands);
     }
     if has(d, v, "messages")

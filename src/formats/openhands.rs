@@ -121,7 +121,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     }
                 }
                 // One event of a conversation kept one event per file.
-                Kind::Object(_) if openhands_sdk::is_event(&d, doc) => out.issue(
+                Kind::Object(_) if openhands_sdk::is_event(&d, doc) || is_event(&d, doc) => out.issue(
                     Severity::Error,
                     Span::new(doc.span.start, doc.span.start + 1),
                     "a single OpenHands event, not a conversation",
