@@ -117,12 +117,23 @@ pub struct Line {
 /// warnings and skipped. Reading goes on after every bad line.
 pub fn jsonl_objects(bytes: &[u8], out: &mut ReadOutput) -> Vec<Line> {
     let mut lines = Vec::new();
-    scan_jsonl(bytes, out, false, |r| {
+    each_jsonl_object(bytes, out, |l, _| lines.push(l));
+    lines
+}
+
+/// As `jsonl_objects`, each line handed to `take` as it is parsed (with the output, for what it
+/// reports): a reader that is done with a line drops its parse, so a file of many whole runs
+/// (an evaluation's output) never holds every run's parse at once.
+pub fn each_jsonl_object(
+    bytes: &[u8],
+    out: &mut ReadOutput,
+    mut take: impl FnMut(Line, &mut ReadOutput),
+) {
+    scan_jsonl(bytes, out, false, |r, out| {
         if let Record::Object(l) = r {
-            lines.push(l);
+            take(l, out);
         }
     });
-    lines
 }
 
 /// A line of a CLI's stdout: a JSON event, or a message the CLI printed between them.
@@ -136,7 +147,7 @@ pub enum Record {
 /// not parse and does not open an object is such a message, not a read error.
 pub fn jsonl_records(bytes: &[u8], out: &mut ReadOutput) -> Vec<Record> {
     let mut records = Vec::new();
-    scan_jsonl(bytes, out, true, |r| records.push(r));
+    scan_jsonl(bytes, out, true, |r, _| records.push(r));
     records
 }
 
@@ -159,7 +170,12 @@ pub fn cli_message_turn(bytes: &[u8], span: Span, name: &str) -> Turn {
     t
 }
 
-fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, keep_text: bool, mut sink: impl FnMut(Record)) {
+fn scan_jsonl(
+    bytes: &[u8],
+    out: &mut ReadOutput,
+    keep_text: bool,
+    mut sink: impl FnMut(Record, &mut ReadOutput),
+) {
     let mut start = 0;
     while start < bytes.len() {
         let nl = memchr::memchr(b'\n', &bytes[start..]).map(|i| start + i);
@@ -184,10 +200,13 @@ fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, keep_text: bool, mut sink: imp
             if let (Err(_), Some((values, next))) = (&one, value_run(bytes, start, content_end)) {
                 for v in values {
                     if matches!(v.kind, json::Kind::Object(_)) {
-                        sink(Record::Object(Line {
-                            span: v.span,
-                            value: v,
-                        }));
+                        sink(
+                            Record::Object(Line {
+                                span: v.span,
+                                value: v,
+                            }),
+                            out,
+                        );
                     } else {
                         out.warn(
                             v.span,
@@ -199,9 +218,9 @@ fn scan_jsonl(bytes: &[u8], out: &mut ReadOutput, keep_text: bool, mut sink: imp
                 continue;
             }
             match one {
-                Err(_) if keep_text && !opens_object() => sink(Record::Text(span)),
+                Err(_) if keep_text && !opens_object() => sink(Record::Text(span), out),
                 Ok(v) if matches!(v.kind, json::Kind::Object(_)) => {
-                    sink(Record::Object(Line { span, value: v }))
+                    sink(Record::Object(Line { span, value: v }), out)
                 }
                 Ok(v) => out.warn(
                     v.span,

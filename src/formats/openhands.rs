@@ -18,7 +18,8 @@
 //! run record's own `error` (e.g. maximum iterations reached) becomes a final event turn.
 
 use super::{
-    expect_document, jsonl_objects, openhands_sdk, push_content, ReadOutput, Severity, Shape,
+    each_jsonl_object, expect_document, openhands_sdk, push_content, Line, ReadOutput, Severity,
+    Shape,
 };
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
@@ -31,10 +32,21 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut noted = HashSet::new();
     match shape {
         Shape::JsonLines => {
-            let lines = jsonl_objects(bytes, &mut out);
-            if lines.iter().any(|l| openhands_sdk::is_event(&d, &l.value)) {
-                let events: Vec<(Span, &Value)> =
-                    lines.iter().map(|l| (l.span, &l.value)).collect();
+            // A line holding a whole run (eval output) is read as it is parsed, and its parse
+            // dropped: such files hold hundreds of runs. Events are kept: together they are
+            // one conversation.
+            let mut kept: Vec<Line> = Vec::new();
+            each_jsonl_object(bytes, &mut out, |line, out| {
+                if d.get(&line.value, "history").is_some() {
+                    if let Some(t) = read_record(&d, &line.value, line.span, out, &mut noted) {
+                        out.trajectories.push(t);
+                    }
+                } else {
+                    kept.push(line);
+                }
+            });
+            if kept.iter().any(|l| openhands_sdk::is_event(&d, &l.value)) {
+                let events: Vec<(Span, &Value)> = kept.iter().map(|l| (l.span, &l.value)).collect();
                 out.trajectories.extend(openhands_sdk::read_events(
                     d,
                     &events,
@@ -42,14 +54,10 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 ));
                 return out;
             }
-            // Lines are whole runs (eval output) or, failing that, single events.
+            // Otherwise the lines are single (V0) events: one conversation.
             let mut events: Vec<&Value> = Vec::new();
-            for line in &lines {
-                if d.get(&line.value, "history").is_some() {
-                    if let Some(t) = read_record(&d, &line.value, line.span, &mut out, &mut noted) {
-                        out.trajectories.push(t);
-                    }
-                } else if is_event(&d, &line.value) {
+            for line in &kept {
+                if is_event(&d, &line.value) {
                     events.push(&line.value);
                 } else {
                     note_once(
