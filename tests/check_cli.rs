@@ -532,6 +532,23 @@ fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
         joined["turns"].as_array().unwrap().len(),
         whole["turns"].as_array().unwrap().len()
     );
+    // Numbered files under another app's `events/` are files of their own.
+    std::fs::create_dir_all(dir.join("other/events")).unwrap();
+    let chat = r#"{"messages":[{"role":"user","content":"Find the file."},{"role":"assistant","content":"I will look for it."}]}"#;
+    for i in 0..2 {
+        std::fs::write(dir.join(format!("other/events/{i}.json")), chat).unwrap();
+    }
+    let r = trajlint(&["annotate", "other"], &dir, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let files: Vec<String> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].to_string())
+        .collect();
+    assert_eq!(
+        files,
+        [r#""other/events/0.json""#, r#""other/events/1.json""#]
+    );
 }
 
 #[test]

@@ -86,9 +86,37 @@ impl Input {
             })
             .collect();
         files.sort();
-        let pattern = dir.join(files.first()?.1);
+        let first = files.first()?.1;
+        files.retain(|f| f.1 == first);
+        let pattern = dir.join(first);
         let files = files.into_iter().map(|(_, _, p)| p).collect();
-        Some(Input::Events { pattern, files })
+        let mut settled = (Input::Events { pattern, files }).settled();
+        match settled.pop() {
+            Some(events @ Input::Events { .. }) if settled.is_empty() => Some(events),
+            _ => None,
+        }
+    }
+
+    /// A directory's event files as read: in index order (the older app's are unpadded: "10"
+    /// before "2"); and `events/<n>.json` files that are not OpenHands events (their first holds
+    /// no `source` with an `action` or `observation`) are files of their own.
+    fn settled(self) -> Vec<Input> {
+        let Input::Events { pattern, mut files } = self else {
+            return vec![self];
+        };
+        files.sort_by_key(|f| event_file(f).map(|(i, _)| i));
+        let v0 = pattern.file_name().is_some_and(|n| n == "*.json");
+        let looks_v0 = || {
+            let mut head = Vec::new();
+            let read =
+                std::fs::File::open(&files[0]).and_then(|f| f.take(1 << 20).read_to_end(&mut head));
+            let has = |key: &[u8]| memchr::memmem::find(&head, key).is_some();
+            read.is_ok() && has(b"\"source\"") && (has(b"\"action\"") || has(b"\"observation\""))
+        };
+        if v0 && !looks_v0() {
+            return files.into_iter().map(Input::Path).collect();
+        }
+        vec![Input::Events { pattern, files }]
     }
 }
 
@@ -136,13 +164,17 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
         if p.as_os_str() == "-" {
             inputs.push(Input::Stdin);
         } else if p.is_dir() {
+            let first_of_root = inputs.len();
             let walker = ignore::WalkBuilder::new(p)
                 .sort_by_file_name(|a, b| a.cmp(b))
                 .build();
             for entry in walker {
                 match entry {
                     // (Walked in name order, a directory's event files come together.)
-                    Ok(e) if event_file(e.path()).is_some() => {
+                    Ok(e)
+                        if e.file_type().is_some_and(|t| t.is_file())
+                            && event_file(e.path()).is_some() =>
+                    {
                         let pattern = event_file(e.path()).map_or("", |(_, p)| p);
                         let pattern = e.path().with_file_name(pattern);
                         match inputs.last_mut() {
@@ -164,12 +196,8 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
                     Err(e) => errors.push(e.to_string()),
                 }
             }
-            // Event files in index order (the older app's are unpadded: "10" before "2").
-            for input in &mut inputs {
-                if let Input::Events { files, .. } = input {
-                    files.sort_by_key(|f| event_file(f).map(|(i, _)| i));
-                }
-            }
+            let walked = inputs.split_off(first_of_root);
+            inputs.extend(walked.into_iter().flat_map(Input::settled));
         } else if p.exists() {
             inputs.push(Input::Path(p.clone()));
         } else {
