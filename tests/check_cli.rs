@@ -395,8 +395,13 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
         std::fs::write(events.join(format!("event-{i:05}-{id}.json")), line).unwrap();
         joined.push_str(line);
     }
-    // A file beside them is read on its own.
+    // A file beside them is read on its own; the conversation's state is not a log.
     std::fs::copy(&fixture, dir.join("conv-a/copy.jsonl")).unwrap();
+    std::fs::write(
+        dir.join("conv-a/base_state.json"),
+        r#"{"id": "c1", "agent": {}}"#,
+    )
+    .unwrap();
 
     let annotate = |args: &[&str]| -> Vec<serde_json::Value> {
         let r = trajlint(args, &dir, None);
@@ -479,6 +484,8 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
         r.stdout
     );
     assert!(!r.stderr.contains("could not be read"), "{}", r.stderr);
+    let r = trajlint(&["check", "--isolated", "conv-a"], &dir, None);
+    assert!(!r.stderr.contains("base_state"), "{}", r.stderr);
     // One event file named alone says what it is.
     let one = std::fs::read_dir(&events)
         .unwrap()

@@ -120,6 +120,14 @@ impl Input {
     }
 }
 
+/// The state an OpenHands conversation keeps beside its `events/` directory: the SDK's
+/// `base_state.json` (agent, settings, statistics), the older app's `metadata.json`.
+fn conversation_state(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == "base_state.json" || n == "metadata.json")
+        && path.parent().is_some_and(|d| d.join("events").is_dir())
+}
+
 /// An event file of an OpenHands conversation: its index and the pattern of its directory's
 /// event file names. The SDK (V1) writes `events/event-<index>-<event id>.json`, the older app
 /// (V0) `events/<index>.json` (its indices unpadded: they sort as numbers).
@@ -171,6 +179,8 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
             for entry in walker {
                 match entry {
                     // (Walked in name order, a directory's event files come together.)
+                    // (The conversation's state beside its events is not a log.)
+                    Ok(e) if conversation_state(e.path()) => {}
                     Ok(e)
                         if e.file_type().is_some_and(|t| t.is_file())
                             && event_file(e.path()).is_some() =>
