@@ -13,7 +13,10 @@
 //!   refusing a call): results, paired by `tool_call_id`;
 //! - `Condensation {forgotten_event_ids, summary?}`: a compaction replacing the turns of the
 //!   events it forgets; `CondensationSummaryEvent {summary}`: the summary the model then sees;
-//! - `ConversationErrorEvent {code, detail}`: the run failed.
+//! - `ConversationErrorEvent {code, detail}`: the run failed;
+//! - `ACPToolCallEvent {tool_call_id, title, status, tool_kind, raw_input, raw_output, content,
+//!   is_error}`: a call an ACP server (Claude Code, Codex, Gemini CLI run by OpenHands) made,
+//!   emitted when it starts and when it ends; the server's answer comes as a `finish` action.
 //!
 //! State updates, token and completion logs, pauses and condensation requests are no turns. A
 //! terminal observation's `exit_code` is kept as such: `grep` exiting 1 is for the analysis to
@@ -26,7 +29,7 @@ use crate::source::Span;
 use std::collections::HashMap;
 
 /// The kinds of event that make an object one of these (the ones every conversation has).
-const KINDS: [&str; 9] = [
+const KINDS: [&str; 10] = [
     "MessageEvent",
     "ActionEvent",
     "ObservationEvent",
@@ -36,6 +39,7 @@ const KINDS: [&str; 9] = [
     "Condensation",
     "ConversationStateUpdateEvent",
     "ConversationErrorEvent",
+    "ACPToolCallEvent",
 ];
 
 pub fn is_event(d: &Doc, v: &Value) -> bool {
@@ -52,6 +56,7 @@ pub(super) fn read_events(d: Doc, events: &[(Span, &Value)], whole: Span) -> Opt
         traj: Trajectory::new(Format::Openhands, whole),
         open: None,
         turn_of: HashMap::new(),
+        acp_open: HashMap::new(),
     };
     for &(span, e) in events {
         r.event(span, e);
@@ -66,6 +71,9 @@ struct Reader<'a> {
     open: Option<(usize, Option<String>)>,
     /// Event id → the turn read from it, for the condensations that forget it.
     turn_of: HashMap<String, usize>,
+    /// A call an ACP server runs (an agent such as Claude Code behind OpenHands): its
+    /// `tool_call_id` → the turn of the call, from its first event to its terminal one.
+    acp_open: HashMap<String, usize>,
 }
 
 impl Reader<'_> {
@@ -167,6 +175,7 @@ impl Reader<'_> {
                     self.push(e, summary_turn(&d, s, Span::new(s.span.start, span.end)));
                 }
             }
+            "ACPToolCallEvent" => self.acp_tool_call(span, e),
             "CondensationSummaryEvent" => {
                 if let Some(s) = d.get(e, "summary") {
                     self.push(e, summary_turn(&d, s, span));
@@ -182,6 +191,80 @@ impl Reader<'_> {
             }
             _ => {}
         }
+    }
+
+    /// A call an ACP server ran. Its events repeat one `tool_call_id` (started, progress, then
+    /// `completed` or `failed`), the last one authoritative: the first is the call, the terminal
+    /// one its result (a call seen only terminal is both, at that event). `raw_input` holds its
+    /// arguments, `raw_output` (or the `content` blocks' text) its output.
+    fn acp_tool_call(&mut self, span: Span, e: &Value) {
+        let d = self.d;
+        let id = d.get_str(e, "tool_call_id").unwrap_or_default();
+        let status = d.get_str(e, "status");
+        let is_error = d.get(e, "is_error").and_then(|v| d.as_bool(v)) == Some(true)
+            || status.as_deref() == Some("failed");
+        let terminal = is_error || status.as_deref() == Some("completed");
+        let name = d
+            .get_str(e, "tool_kind")
+            .or_else(|| d.get_str(e, "title"))
+            .unwrap_or_default();
+        if !self.acp_open.contains_key(&id) {
+            let input = d
+                .get(e, "raw_input")
+                .filter(|v| !matches!(v.kind, Kind::Null));
+            let arguments = match input {
+                Some(v) if matches!(v.kind, Kind::Str { .. }) => d.str(v).unwrap_or_default(),
+                Some(v) => d.raw(v).to_string(),
+                None => d.get_str(e, "title").unwrap_or_default(),
+            };
+            let mut t = Turn::new(Role::Assistant, span);
+            t.calls.push(ToolCall {
+                id: Some(id.clone()),
+                name: name.clone(),
+                arguments,
+                span: input.map_or(span, |v| v.span),
+                result_turn: None,
+            });
+            let i = self.push(e, t);
+            self.acp_open.insert(id.clone(), i);
+        } else if let Some(eid) = d.get_str(e, "id") {
+            let i = self.acp_open[&id];
+            self.turn_of.insert(eid, i);
+        }
+        if !terminal {
+            return;
+        }
+        self.acp_open.remove(&id);
+        let mut t = Turn::new(Role::Tool, span);
+        match d
+            .get(e, "raw_output")
+            .filter(|v| !matches!(v.kind, Kind::Null))
+        {
+            // (Output in another shape is kept as the file has it.)
+            Some(out) if matches!(out.kind, Kind::Object(_) | Kind::Number | Kind::Bool(_)) => {
+                t.push_text(
+                    SegmentKind::Output,
+                    crate::text::Text::plain(d.raw(out).to_string(), out.span.start),
+                );
+            }
+            Some(out) => push_content(&d, out, SegmentKind::Output, &mut t),
+            None => {
+                // (`{"type": "content", "content": {"type": "text", "text": …}}`; a diff
+                // block is the edit itself, not output.)
+                for block in d.get(e, "content").map_or(&[][..], |c| d.items(c)) {
+                    if let Some(inner) = d.get(block, "content") {
+                        push_content(&d, inner, SegmentKind::Output, &mut t);
+                    }
+                }
+            }
+        }
+        t.result = Some(ToolResult {
+            call_id: Some(id),
+            name: Some(name),
+            is_error,
+            ..Default::default()
+        });
+        self.push(e, t);
     }
 
     /// A call, on the turn of its response: its words (`thought`, or the reasoning when there
@@ -263,6 +346,54 @@ mod tests {
         r#"{"id":"e9","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[],"action":{"kind":"FinishAction","message":"The test still fails; I will fix the handler next."},"tool_name":"finish","tool_call_id":"c4","llm_response_id":"r2"}"#,
         r#"{"id":"e10","timestamp":"t","source":"environment","kind":"ConversationErrorEvent","code":"LLMError","detail":"Rate limit exceeded"}"#,
     ];
+
+    /// A conversation run by an ACP server (Claude Code behind OpenHands): each call's events,
+    /// started then terminal, make the call and its result; the answer is a `finish` action.
+    #[test]
+    fn acp_tool_calls_are_calls_and_results() {
+        let events = [
+            r#"{"id":"u","timestamp":"t","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Find the config loader."}]}}"#,
+            r#"{"id":"a1","timestamp":"t","source":"agent","kind":"ACPToolCallEvent","tool_call_id":"t1","title":"grep -rn load_config","status":"in_progress","tool_kind":"execute","raw_input":{"command":"grep -rn load_config src"}}"#,
+            r#"{"id":"a2","timestamp":"t","source":"agent","kind":"ACPToolCallEvent","tool_call_id":"t1","title":"grep -rn load_config","status":"failed","tool_kind":"execute","raw_input":{"command":"grep -rn load_config src"},"raw_output":"grep: src: No such file or directory","is_error":true}"#,
+            r#"{"id":"a3","timestamp":"t","source":"agent","kind":"ACPToolCallEvent","tool_call_id":"t2","title":"Read config.py","status":"completed","tool_kind":"read","raw_input":{"file_path":"/w/config.py"},"content":[{"type":"content","content":{"type":"text","text":"def load_config(): ..."}}]}"#,
+            r#"{"id":"a4","timestamp":"t","source":"agent","kind":"ACPToolCallEvent","tool_call_id":"t3","title":"Edit config.py","status":"completed","tool_kind":"edit","raw_input":{"file_path":"/w/config.py"},"raw_output":{"ok":true},"content":[{"type":"diff","path":"/w/config.py","old_text":"a","new_text":"b"}]}"#,
+            r#"{"id":"f","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[],"action":{"kind":"FinishAction","message":"There is no src directory; the loader is in config.py."},"tool_name":"finish","tool_call_id":"fin","llm_response_id":"r"}"#,
+        ];
+        let src = events.join("\n");
+        let out = formats::read(src.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::Openhands));
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let t = &out.trajectories[0];
+        use Role::*;
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(
+            roles,
+            [User, Assistant, Tool, Assistant, Tool, Assistant, Tool, Assistant]
+        );
+        // The started event is the call; the failed one its result, at its own line.
+        let call = &t.turns[1].calls[0];
+        assert_eq!(call.name, "execute");
+        assert_eq!(call.arguments, r#"{"command":"grep -rn load_config src"}"#);
+        assert_eq!(call.result_turn, Some(2));
+        let r = &t.turns[2];
+        assert!(r.result.as_ref().unwrap().is_error);
+        assert_eq!(
+            r.segments[0].text.text,
+            "grep: src: No such file or directory"
+        );
+        assert!(src[r.span.start..r.span.end].contains(r#""id":"a2""#));
+        // Seen only completed: call and result both at that event; the text of the content
+        // blocks is the output, a diff block is not; output of another shape is kept as is.
+        assert_eq!(t.turns[3].span, t.turns[4].span);
+        assert_eq!(t.turns[3].calls[0].result_turn, Some(4));
+        assert_eq!(t.turns[4].segments[0].text.text, "def load_config(): ...");
+        assert!(!t.turns[4].result.as_ref().unwrap().is_error);
+        assert_eq!(t.turns[6].segments[0].text.text, r#"{"ok":true}"#);
+        assert_eq!(
+            t.turns[7].segments[0].text.text,
+            "There is no src directory; the loader is in config.py."
+        );
+    }
 
     #[test]
     fn v1_events_read_as_turns_in_every_container() {
