@@ -178,9 +178,9 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
                 .build();
             for entry in walker {
                 match entry {
-                    // (Walked in name order, a directory's event files come together.)
                     // (The conversation's state beside its events is not a log.)
                     Ok(e) if conversation_state(e.path()) => {}
+                    // (Walked in name order, a directory's event files come together.)
                     Ok(e)
                         if e.file_type().is_some_and(|t| t.is_file())
                             && event_file(e.path()).is_some() =>

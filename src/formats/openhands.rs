@@ -1,6 +1,8 @@
 //! OpenHands event streams (the V1 events of the software-agent-sdk are read by
 //! `super::openhands_sdk`): a JSON array of events (runtime test trajectories), evaluation
-//! `output.jsonl` (one whole run per line, its `history` the events), and the older resolver
+//! `output.jsonl` (one whole run per line, its `history` the events: V0 events, or the V1 SDK's
+//! in the current harness, read as those are; each run read as its line is parsed, so a file of
+//! hundreds never holds every parse at once), and the older resolver
 //! output (a flat history of `{action, command|code, thought}` / `{observation, content,
 //! exit_code}` dicts without ids).
 //!
