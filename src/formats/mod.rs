@@ -197,7 +197,8 @@ fn scan_jsonl(
                     == Some(&b'{')
             };
             let one = json::parse(bytes, start, content_end);
-            if let (Err(_), Some((values, next))) = (&one, value_run(bytes, start, content_end)) {
+            let run = || value_run(bytes, start, content_end);
+            if let Some((values, next)) = one.as_ref().err().and_then(|_| run()) {
                 for v in values {
                     if matches!(v.kind, json::Kind::Object(_)) {
                         sink(
