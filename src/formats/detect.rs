@@ -41,8 +41,9 @@ pub fn shape(bytes: &[u8]) -> Shape {
                 memchr::memchr(b'\n', &bytes[first..]).map_or(bytes.len(), |i| first + i);
             let first_line_ok = json::parse(bytes, first, line_end).is_ok();
             // (Pretty-printed values one after another read as JSON Lines do, a value a record.)
+            // (Two are enough to tell: a file of events joined with `cat` is one long line.)
             let stream = || {
-                super::value_run(bytes, first, line_end).is_some_and(|(values, next)| {
+                super::value_run_up_to(bytes, first, line_end, 2).is_some_and(|(values, next)| {
                     values.len() > 1
                         || bytes[next.min(bytes.len())..]
                             .iter()
@@ -265,7 +266,8 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let (values, next) = match json::parse(bytes, start, end) {
             Ok(v) => (vec![v], end + 1),
-            Err(_) => super::value_run(bytes, start, end).unwrap_or((Vec::new(), end + 1)),
+            Err(_) => super::value_run_up_to(bytes, start, end, 20 - seen)
+                .unwrap_or((Vec::new(), end + 1)),
         };
         for v in values {
             if matches!(v.kind, Kind::Object(_)) {

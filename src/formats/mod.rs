@@ -256,6 +256,17 @@ fn scan_jsonl(
 /// the last one starts; None when a value does not parse. (Asked of a line that is not one
 /// value.)
 pub fn value_run(bytes: &[u8], start: usize, content_end: usize) -> Option<(Vec<Value>, usize)> {
+    value_run_up_to(bytes, start, content_end, usize::MAX)
+}
+
+/// As `value_run`, stopping after `max` values (what follows them is then not looked at, and the
+/// position returned is the end of the input): enough to tell a format by.
+pub fn value_run_up_to(
+    bytes: &[u8],
+    start: usize,
+    content_end: usize,
+    max: usize,
+) -> Option<(Vec<Value>, usize)> {
     let line = &bytes[start..content_end];
     let opener = matches!(line.trim_ascii(), b"{" | b"[");
     if !opener && !matches!(line.trim_ascii_start().first(), Some(b'{' | b'[')) {
@@ -263,12 +274,20 @@ pub fn value_run(bytes: &[u8], start: usize, content_end: usize) -> Option<(Vec<
     }
     let mut values = Vec::new();
     let mut at = start;
+    // The end of the line `at` is on, found again only once a value crosses it: a thousand
+    // values on one line must not each scan to its end.
+    let mut line_end = start;
     loop {
         let v = json::parse_first(bytes, at).ok()?;
         at = v.span.end;
         values.push(v);
+        if values.len() >= max {
+            return Some((values, bytes.len()));
+        }
         // What follows on the value's last line: nothing, or the next value.
-        let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        if line_end < at {
+            line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        }
         match bytes[at..line_end]
             .iter()
             .position(|b| !b.is_ascii_whitespace())
