@@ -394,6 +394,7 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
             .to_string();
         std::fs::write(events.join(format!("event-{i:05}-{id}.json")), line).unwrap();
         joined.push_str(line);
+        joined.push('\n');
     }
     // A file beside them is read on its own; the conversation's state is not a log.
     std::fs::copy(&fixture, dir.join("conv-a/copy.jsonl")).unwrap();
@@ -437,7 +438,7 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
     };
     assert!(!facts(single).is_empty());
     assert_eq!(facts(joint), facts(single));
-    // Offsets are into the joined files (`cat conv-a/events/event-*.json`). (A fact the tool
+    // Offsets are into the joined files, one a line. (A fact the tool
     // reported only by its exit code has no text of its own: an empty span.)
     let mut quoted = 0;
     for f in joint["facts"].as_array().unwrap() {

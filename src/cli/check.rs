@@ -288,11 +288,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     } = settings;
     let (mut inputs, walk_errors) = collect_inputs(&args.input.paths);
     let explicit: HashSet<PathBuf> = args.input.paths.iter().cloned().collect();
-    inputs.retain(|i| match i {
+    inputs.retain_mut(|i| match i {
         Input::Path(p) if !explicit.contains(p) => !config.excluded(&config.relative(p, &cwd)),
-        Input::Events { pattern, .. } => {
-            let dir = pattern.parent().unwrap_or(pattern);
-            explicit.contains(dir) || !config.excluded(&config.relative(dir, &cwd))
+        // (Excludes apply to each event file, as they would to the files alone.)
+        Input::Events { files, .. } => {
+            files.retain(|f| !config.excluded(&config.relative(f, &cwd)));
+            !files.is_empty()
         }
         _ => true,
     });

@@ -52,8 +52,9 @@ pub fn load_lexicon(files: &[PathBuf]) -> Result<Lexicon, String> {
 pub enum Input {
     Path(PathBuf),
     /// An OpenHands conversation kept one event per file (`events/event-00000-<id>.json`, …, or
-    /// the older app's `events/0.json`, …): one log, the files joined in index order as `cat`
-    /// joins them. Named by their pattern; its offsets are into the joined bytes.
+    /// the older app's `events/0.json`, …): one log, the files joined in index order, one a line
+    /// (a line break after a file that lacks one). Named by their pattern; its offsets are into
+    /// the joined bytes.
     Events {
         pattern: PathBuf,
         files: Vec<PathBuf>,
@@ -173,6 +174,9 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
             inputs.push(Input::Stdin);
         } else if p.is_dir() {
             let first_of_root = inputs.len();
+            // Each directory's event files, wherever the walk meets them: pattern → input.
+            let mut groups: std::collections::HashMap<PathBuf, usize> =
+                std::collections::HashMap::new();
             let walker = ignore::WalkBuilder::new(p)
                 .sort_by_file_name(|a, b| a.cmp(b))
                 .build();
@@ -180,21 +184,26 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
                 match entry {
                     // (The conversation's state beside its events is not a log.)
                     Ok(e) if conversation_state(e.path()) => {}
-                    // (Walked in name order, a directory's event files come together.)
+                    // (A directory's event files make one input.)
                     Ok(e)
                         if e.file_type().is_some_and(|t| t.is_file())
                             && event_file(e.path()).is_some() =>
                     {
                         let pattern = event_file(e.path()).map_or("", |(_, p)| p);
                         let pattern = e.path().with_file_name(pattern);
-                        match inputs.last_mut() {
-                            Some(Input::Events { pattern: p, files }) if *p == pattern => {
-                                files.push(e.into_path())
+                        match groups.get(&pattern) {
+                            Some(&k) => {
+                                if let Input::Events { files, .. } = &mut inputs[k] {
+                                    files.push(e.into_path());
+                                }
                             }
-                            _ => inputs.push(Input::Events {
-                                pattern,
-                                files: vec![e.into_path()],
-                            }),
+                            None => {
+                                groups.insert(pattern.clone(), inputs.len());
+                                inputs.push(Input::Events {
+                                    pattern,
+                                    files: vec![e.into_path()],
+                                });
+                            }
                         }
                     }
                     Ok(e)
@@ -221,12 +230,17 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
     match input {
         Input::Path(p) => SourceFile::read(p).map_err(|e| format!("{}: {e}", p.display())),
         Input::Events { pattern, files } => {
+            // One event a line: a broken file breaks its own line only, and a position names
+            // the event by its line.
             let mut bytes = Vec::new();
             for f in files {
                 let mut file =
                     std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
                 file.read_to_end(&mut bytes)
                     .map_err(|e| format!("{}: {e}", f.display()))?;
+                if bytes.last().is_some_and(|&b| b != b'\n') {
+                    bytes.push(b'\n');
+                }
             }
             Ok(SourceFile::new(
                 pattern.display().to_string(),

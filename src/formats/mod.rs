@@ -278,7 +278,10 @@ pub fn value_run_up_to(
     // values on one line must not each scan to its end.
     let mut line_end = start;
     loop {
-        let v = json::parse_first(bytes, at).ok()?;
+        // (Only a value opened by a line of its own may run past its line: a broken line is
+        // not parsed on into the lines after it.)
+        let end = if opener { bytes.len() } else { content_end };
+        let v = json::parse_first(&bytes[..end], at).ok()?;
         at = v.span.end;
         values.push(v);
         if values.len() >= max {

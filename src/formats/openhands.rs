@@ -135,7 +135,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     Severity::Error,
                     Span::new(doc.span.start, doc.span.start + 1),
                     "a single OpenHands event, not a conversation",
-                    Some("a conversation kept one event per file is read from its `events` directory (`trajlint check DIR/events`) or from the files joined (`cat DIR/events/event-*.json | trajlint check -`)".into()),
+                    Some("a conversation kept one event per file is read from its `events` directory: `trajlint check DIR/events`".into()),
                 ),
                 _ => out.error(
                     Span::new(doc.span.start, doc.span.start + 1),
