@@ -376,6 +376,18 @@ fn directories_are_walked_in_order_with_ignore_files_respected() {
     );
 }
 
+/// `trajlint annotate ARGS` in `dir`, which must succeed: its annotations, one per trajectory.
+fn annotations(args: &[&str], dir: &Path) -> Vec<serde_json::Value> {
+    let mut all = vec!["annotate"];
+    all.extend_from_slice(args);
+    let r = trajlint(&all, dir, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// An OpenHands conversation as the SDK persists it, one event per file (each written without a
 /// final line break), is one log: read as its files joined in name order, named by their
 /// pattern, its facts those of the same events kept one per line.
@@ -404,15 +416,7 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
     )
     .unwrap();
 
-    let annotate = |args: &[&str]| -> Vec<serde_json::Value> {
-        let r = trajlint(args, &dir, None);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        r.stdout
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
-    let all = annotate(&["annotate", "conv-a"]);
+    let all = annotations(&["conv-a"], &dir);
     let files: Vec<&str> = all.iter().map(|a| a["file"].as_str().unwrap()).collect();
     assert_eq!(files, ["conv-a/copy.jsonl", "conv-a/events/event-*.json"]);
     let (single, joint) = (&all[0], &all[1]);
@@ -458,7 +462,7 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
     }
     assert!(quoted >= 5, "{quoted}");
     // The events directory named directly, and the conversation directory to `plan`.
-    assert_eq!(annotate(&["annotate", "conv-a/events"]).len(), 1);
+    assert_eq!(annotations(&["conv-a/events"], &dir).len(), 1);
     let plan = trajlint(&["plan", "--budget", "100000", "conv-a"], &dir, None);
     assert_eq!(plan.code, 0, "{}", plan.stderr);
     assert!(
@@ -519,12 +523,9 @@ fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
         std::fs::write(path, serde_json::to_string_pretty(e).unwrap()).unwrap();
     }
     let run = |path: &str| -> serde_json::Value {
-        let r = trajlint(&["annotate", path], &dir, None);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        let mut lines = r.stdout.lines();
-        let a = serde_json::from_str(lines.next().unwrap()).unwrap();
-        assert!(lines.next().is_none());
-        a
+        let mut all = annotations(&[path], &dir);
+        assert_eq!(all.len(), 1);
+        all.remove(0)
     };
     std::fs::copy(&fixture, dir.join("whole.json")).unwrap();
     let whole = run("whole.json");
@@ -546,12 +547,9 @@ fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
     for i in 0..2 {
         std::fs::write(dir.join(format!("other/events/{i}.json")), chat).unwrap();
     }
-    let r = trajlint(&["annotate", "other"], &dir, None);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let files: Vec<String> = r
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].to_string())
+    let files: Vec<String> = annotations(&["other"], &dir)
+        .iter()
+        .map(|a| a["file"].to_string())
         .collect();
     assert_eq!(
         files,

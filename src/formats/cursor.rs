@@ -19,8 +19,8 @@
 //! Consecutive assistant text, thinking and calls make one assistant turn.
 
 use super::{
-    cli_message_turn, event_turn, jsonl_records, open_assistant, push_content, stream_prose,
-    ReadOutput, Record, Shape,
+    cli_message_turn, event_turn, jsonl_records, open_assistant, push_content, push_output,
+    push_raw, stream_prose, ReadOutput, Record, Shape,
 };
 use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
@@ -426,18 +426,9 @@ impl<'a> Run<'a> {
             }
         };
         match output {
-            Some(o) if matches!(o.kind, Kind::Str { .. } | Kind::Array(_)) => {
-                push_content(&d, o, SegmentKind::Output, t)
-            }
-            // No text: the outcome as it stands (grep's matches, a rejection without a reason).
-            Some(o) => t.push_text(
-                SegmentKind::Output,
-                Text::plain(d.raw(o).to_string(), o.span.start),
-            ),
-            None => t.push_text(
-                SegmentKind::Output,
-                Text::plain(d.raw(value).to_string(), value.span.start),
-            ),
+            // (No text: the outcome as it stands, grep's matches, a rejection without a reason.)
+            Some(o) => push_output(&d, o, t),
+            None => push_raw(&d, value, t),
         }
     }
 }

@@ -20,11 +20,12 @@
 //! Error flags: a function response whose `response` holds `error`, a tool call whose `status` is
 //! `error`, a code execution whose `outcome` is not `OUTCOME_OK`.
 
-use super::{expect_document, jsonl_objects, push_content, ReadOutput, Shape};
+use super::{
+    expect_document, jsonl_objects, push_content, push_output, push_raw, ReadOutput, Shape,
+};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
-use crate::text::Text;
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Gemini);
@@ -233,16 +234,9 @@ fn response_turn(d: &Doc, r: &Value, span: Span) -> Turn {
         .or_else(|| response.and_then(|v| d.get(v, "output")))
         .or_else(|| response.and_then(|v| d.get(v, "content")));
     match (shown, response) {
-        (Some(v), _) if matches!(v.kind, Kind::Str { .. } | Kind::Array(_)) => {
-            push_content(d, v, SegmentKind::Output, &mut t)
-        }
-        (Some(v), _) | (None, Some(v)) => {
-            // A structured response: its JSON text, as a record a later turn may cite.
-            t.push_text(
-                SegmentKind::Output,
-                Text::plain(d.raw(v).to_string(), v.span.start),
-            );
-        }
+        // (A structured response: its JSON text, as a record a later turn may cite.)
+        (Some(v), _) => push_output(d, v, &mut t),
+        (None, Some(v)) => push_raw(d, v, &mut t),
         (None, None) => {}
     }
     t.result = Some(ToolResult {

@@ -353,6 +353,24 @@ pub fn push_content(d: &Doc, v: &Value, kind: SegmentKind, turn: &mut Turn) {
     }
 }
 
+/// A tool's output: its text (a string, or a list of content blocks), else the value's JSON as
+/// it stands in the file (a structured response a later turn may cite).
+pub fn push_output(d: &Doc, v: &Value, turn: &mut Turn) {
+    if matches!(v.kind, json::Kind::Str { .. } | json::Kind::Array(_)) {
+        push_content(d, v, SegmentKind::Output, turn);
+    } else {
+        push_raw(d, v, turn);
+    }
+}
+
+/// A value's JSON as it stands in the file, as output.
+pub fn push_raw(d: &Doc, v: &Value, turn: &mut Turn) {
+    turn.push_text(
+        SegmentKind::Output,
+        crate::text::Text::plain(d.raw(v).to_string(), v.span.start),
+    );
+}
+
 /// Pushes the text of one content block (`text`, `thinking`, `reasoning`, or nested `content`).
 pub fn push_block(d: &Doc, block: &Value, kind: SegmentKind, turn: &mut Turn) {
     let ty = d.get_str(block, "type").unwrap_or_default();

@@ -22,7 +22,7 @@
 //! terminal observation's `exit_code` is kept as such: `grep` exiting 1 is for the analysis to
 //! judge; `is_error` is the tool's own failure.
 
-use super::{compaction_turn, push_content, summary_turn, turn_hull};
+use super::{compaction_turn, push_content, push_output, summary_turn, turn_hull};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -240,14 +240,7 @@ impl Reader<'_> {
             .get(e, "raw_output")
             .filter(|v| !matches!(v.kind, Kind::Null))
         {
-            // (Output in another shape is kept as the file has it.)
-            Some(out) if matches!(out.kind, Kind::Object(_) | Kind::Number | Kind::Bool(_)) => {
-                t.push_text(
-                    SegmentKind::Output,
-                    crate::text::Text::plain(d.raw(out).to_string(), out.span.start),
-                );
-            }
-            Some(out) => push_content(&d, out, SegmentKind::Output, &mut t),
+            Some(out) => push_output(&d, out, &mut t),
             None => {
                 // (`{"type": "content", "content": {"type": "text", "text": …}}`; a diff
                 // block is the edit itself, not output.)
