@@ -165,7 +165,7 @@ fn main() {
 }
 
 /// A trajectory ten times longer must cost about ten times more. The longest tau-bench episode
-/// (shared corpus, else our fixture) is repeated 1 and 10 times, call ids renamed per copy, and
+/// (shared corpus, else our fixture) is repeated 1, 10 and 100 times, call ids renamed per copy, and
 /// read + analysed.
 fn linearity(root: &Path, lex: &Lexicon) {
     let shared =
@@ -216,13 +216,15 @@ fn linearity(root: &Path, lex: &Lexicon) {
             }
         })
     };
-    let (one, ten) = (repeated(1), repeated(10));
-    let (t1, t10) = (cost(&one), cost(&ten));
+    let (one, ten, hundred) = (repeated(1), repeated(10), repeated(100));
+    let (t1, t10, t100) = (cost(&one), cost(&ten), cost(&hundred));
     println!(
-        "linearity: one episode {:.0} KB in {:.2} ms; ten times longer in {:.2} ms ({:.1}x)",
+        "linearity: one episode {:.0} KB in {:.2} ms; ten times longer in {:.2} ms ({:.1}x); a hundred times in {:.2} ms ({:.1}x the ten)",
         one.len() as f64 / 1e3,
         t1.as_secs_f64() * 1e3,
         t10.as_secs_f64() * 1e3,
-        t10.as_secs_f64() / t1.as_secs_f64()
+        t10.as_secs_f64() / t1.as_secs_f64(),
+        t100.as_secs_f64() * 1e3,
+        t100.as_secs_f64() / t10.as_secs_f64()
     );
 }

@@ -258,34 +258,49 @@ impl Pending {
     }
 
     /// Pending facts sharing a term with `words`, with how many terms they share.
-    fn meeting(&self, words: &HashSet<String>, facts: &[Fact]) -> HashMap<usize, usize> {
+    fn meeting(&mut self, words: &HashSet<String>, facts: &[Fact]) -> HashMap<usize, usize> {
         self.meeting_as(words, "", facts)
     }
 
     /// As `meeting`, each word taken with a prefix (`!`: the words of a failure itself).
+    ///
+    /// A word meets the `MEETS` latest facts still waiting under it: one that more facts share
+    /// does not single out an older one, and the bound keeps a turn's cost independent of the
+    /// log's length. A term's list drops, as it is met, the facts resolved or frozen since (they
+    /// never wait again) and those older than its latest `MEETS` (newer ones only push them
+    /// further back), so each fact is dropped once and a meeting costs at most `MEETS` a word
+    /// plus what was added since.
     fn meeting_as(
-        &self,
+        &mut self,
         words: &HashSet<String>,
         prefix: &str,
         facts: &[Fact],
     ) -> HashMap<usize, usize> {
+        let Pending {
+            by_term, frozen, ..
+        } = self;
         let mut hits: HashMap<usize, usize> = HashMap::default();
         let mut key = String::new();
         for w in words {
             key.clear();
             key.push_str(prefix);
             key.push_str(w);
-            if let Some(ids) = self.by_term.get(key.as_str()) {
-                for &id in ids {
-                    if facts[id].resolved_by.is_none() && !self.frozen[id] {
-                        *hits.entry(id).or_default() += 1;
-                    }
+            if let Some(ids) = by_term.get_mut(key.as_str()) {
+                ids.retain(|&id| facts[id].resolved_by.is_none() && !frozen[id]);
+                let old = ids.len().saturating_sub(MEETS);
+                ids.drain(..old);
+                for &id in ids.iter() {
+                    *hits.entry(id).or_default() += 1;
                 }
             }
         }
         hits
     }
 }
+
+/// How many of the facts waiting under one word a sentence or call meets (see `meeting_as`).
+/// Real logs hold a few dozen at most (35 in the longest Claude Code session of our corpus).
+const MEETS: usize = 64;
 
 fn resolved(f: &mut Fact, link: Link) {
     if f.resolved_by.is_some() {
@@ -1019,5 +1034,54 @@ fn resolve_with_prose(
             }
         }
         fresh_nulls.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(turn: usize, terms: &[&str]) -> Fact {
+        let mut f = Fact::new(Subkind::Error, turn, Span::default(), String::new());
+        f.terms = terms.iter().map(|t| t.to_string()).collect();
+        f
+    }
+
+    fn words(ws: &[&str]) -> HashSet<String> {
+        ws.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_word_meets_the_latest_facts_waiting_under_it_and_no_resolved_one() {
+        let mut facts: Vec<Fact> = (0..MEETS + 10)
+            .map(|t| waiting(t, &["health", "!timeout"]))
+            .collect();
+        let mut pending = Pending {
+            frozen: vec![false; facts.len()],
+            ..Pending::default()
+        };
+        for (id, f) in facts.iter().enumerate() {
+            pending.add(id, f);
+        }
+        let latest = facts.len() - 1;
+        resolved(
+            &mut facts[latest],
+            Link {
+                turn: latest + 1,
+                bytes: Span::default(),
+            },
+        );
+        pending.frozen[latest - 1] = true;
+        let hits = pending.meeting(&words(&["health", "probe"]), &facts);
+        // The newest two no longer wait; of the others, the latest MEETS are met, once each.
+        assert_eq!(hits.len(), MEETS);
+        assert!(hits.values().all(|&n| n == 1));
+        assert!(!hits.contains_key(&latest) && !hits.contains_key(&(latest - 1)));
+        assert!(hits.contains_key(&(latest - 2)) && hits.contains_key(&(latest - 1 - MEETS)));
+        assert!(!hits.contains_key(&(latest - 2 - MEETS)));
+        // Words of a failure are met only with their prefix.
+        let quotes = pending.meeting_as(&words(&["timeout", "health"]), "!", &facts);
+        assert_eq!(quotes.len(), MEETS);
+        assert!(pending.meeting(&words(&["timeout"]), &facts).is_empty());
     }
 }
