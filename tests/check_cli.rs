@@ -555,6 +555,59 @@ fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
         files,
         [r#""other/events/0.json""#, r#""other/events/1.json""#]
     );
+    // A cut-off first event does not split the conversation: the next file decides.
+    let cut = dir.join("sessions/s1/events/0.json");
+    let first = std::fs::read_to_string(&cut).unwrap();
+    std::fs::write(&cut, &first[..first.len() / 2]).unwrap();
+    let r = trajlint(&["annotate", "--format", "json", "sessions"], &dir, None);
+    let names: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].clone())
+        .collect();
+    assert_eq!(names, ["sessions/s1/events/*.json"], "{}", r.stderr);
+    // One error, at the cut; every other event is read.
+    assert_eq!(r.stderr.matches("error:").count(), 1, "{}", r.stderr);
+    let cut_line = first[..first.len() / 2].lines().count();
+    assert!(
+        r.stderr
+            .contains(&format!("sessions/s1/events/*.json:{cut_line}:")),
+        "{}",
+        r.stderr
+    );
+    let turns = |a: &str| -> usize {
+        let v: serde_json::Value = serde_json::from_str(a.lines().next().unwrap()).unwrap();
+        v["turns"].as_array().unwrap().len()
+    };
+    assert!(turns(&r.stdout) + 1 >= whole["turns"].as_array().unwrap().len());
+    // A directory holding both namings holds two conversations: `check` reads each, `plan`
+    // cannot pick one.
+    std::fs::create_dir_all(dir.join("mixed/events")).unwrap();
+    for (i, e) in events.iter().take(2).enumerate() {
+        let path = dir.join(format!("mixed/events/{i}.json"));
+        std::fs::write(path, serde_json::to_string(e).unwrap()).unwrap();
+    }
+    let v1 = root().join("corpus/fixtures/openhands/v1-events-health-endpoint.jsonl");
+    for (i, line) in std::fs::read_to_string(v1)
+        .unwrap()
+        .lines()
+        .take(2)
+        .enumerate()
+    {
+        let path = dir.join(format!("mixed/events/event-{i:05}-a{i}.json"));
+        std::fs::write(path, line).unwrap();
+    }
+    let files: Vec<String> = annotations(&["mixed"], &dir)
+        .iter()
+        .map(|a| a["file"].to_string())
+        .collect();
+    assert_eq!(
+        files,
+        [r#""mixed/events/*.json""#, r#""mixed/events/event-*.json""#]
+    );
+    let plan = trajlint(&["plan", "--budget", "1000", "mixed"], &dir, None);
+    assert_eq!(plan.code, 2);
+    assert!(plan.stderr.contains("two conversations"), "{}", plan.stderr);
 }
 
 #[test]

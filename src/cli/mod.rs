@@ -9,6 +9,7 @@ pub mod rules;
 pub mod single;
 
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use trajlint::extract::lexicon::Lexicon;
@@ -72,52 +73,106 @@ impl Input {
     }
 
     /// A directory of OpenHands event files (or the conversation directory above it) read as
-    /// one log, if `dir` is one.
-    pub fn events_in(dir: &Path) -> Option<Input> {
-        Self::event_files(dir).or_else(|| Self::event_files(&dir.join("events")))
-    }
-
-    fn event_files(dir: &Path) -> Option<Input> {
-        let mut files: Vec<(u64, &'static str, PathBuf)> = std::fs::read_dir(dir)
-            .ok()?
-            .flatten()
-            .filter_map(|e| {
-                let p = e.path();
-                event_file(&p).map(|(index, pattern)| (index, pattern, p))
-            })
-            .collect();
-        files.sort();
-        let first = files.first()?.1;
-        files.retain(|f| f.1 == first);
-        let pattern = dir.join(first);
-        let files = files.into_iter().map(|(_, _, p)| p).collect();
-        let mut settled = (Input::Events { pattern, files }).settled();
-        match settled.pop() {
-            Some(events @ Input::Events { .. }) if settled.is_empty() => Some(events),
-            _ => None,
+    /// one log: `Ok(None)` if `dir` holds no event files, an error if it holds two
+    /// conversations' (both namings).
+    pub fn events_in(dir: &Path) -> Result<Option<Input>, String> {
+        match Self::event_files(dir)? {
+            Some(events) => Ok(Some(events)),
+            None => Self::event_files(&dir.join("events")),
         }
     }
 
+    fn event_files(dir: &Path) -> Result<Option<Input>, String> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Ok(None);
+        };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        files.sort();
+        let mut groups = EventGroups::default();
+        for f in files {
+            groups.add(f);
+        }
+        let mut found: Vec<Input> = groups
+            .into_inputs()
+            .into_iter()
+            .filter(|i| matches!(i, Input::Events { .. }))
+            .collect();
+        if found.len() > 1 {
+            return Err(format!(
+                "{}: holds the event files of two conversations (`*.json` and `event-*.json`); \
+                 `trajlint check` on the directory reads each",
+                dir.display()
+            ));
+        }
+        Ok(found.pop())
+    }
+
     /// A directory's event files as read: in index order (the older app's are unpadded: "10"
-    /// before "2"); and `events/<n>.json` files that are not OpenHands events (their first holds
-    /// no `source` with an `action` or `observation`) are files of their own.
+    /// before "2"); and `events/<n>.json` files that are not OpenHands events (the first of
+    /// them that parses is no V0 event) are files of their own.
     fn settled(self) -> Vec<Input> {
         let Input::Events { pattern, mut files } = self else {
             return vec![self];
         };
         files.sort_by_key(|f| event_file(f).map(|(i, _)| i));
         let v0 = pattern.file_name().is_some_and(|n| n == "*.json");
-        let looks_v0 = || {
-            let mut head = Vec::new();
-            let read =
-                std::fs::File::open(&files[0]).and_then(|f| f.take(1 << 20).read_to_end(&mut head));
-            let has = |key: &[u8]| memchr::memmem::find(&head, key).is_some();
-            read.is_ok() && has(b"\"source\"") && (has(b"\"action\"") || has(b"\"observation\""))
-        };
+        // (A cut-off first file does not decide.)
+        let looks_v0 =
+            || {
+                files.iter().take(8).find_map(|f| {
+                    trajlint::formats::openhands::v0_event_in(&std::fs::read(f).ok()?)
+                }) == Some(true)
+            };
         if v0 && !looks_v0() {
             return files.into_iter().map(Input::Path).collect();
         }
         vec![Input::Events { pattern, files }]
+    }
+}
+
+/// Event files met in a walk, one input per directory and naming, in the order first met.
+#[derive(Default)]
+struct EventGroups {
+    inputs: Vec<Input>,
+    by_pattern: HashMap<PathBuf, usize>,
+}
+
+impl EventGroups {
+    /// Takes `path` into its conversation if it is an event file; otherwise gives it back.
+    fn add(&mut self, path: PathBuf) -> Option<PathBuf> {
+        let Some((_, pattern)) = event_file(&path) else {
+            return Some(path);
+        };
+        let pattern = path.with_file_name(pattern);
+        match self.by_pattern.get(&pattern) {
+            Some(&k) => {
+                if let Input::Events { files, .. } = &mut self.inputs[k] {
+                    files.push(path);
+                }
+            }
+            None => {
+                self.by_pattern.insert(pattern.clone(), self.inputs.len());
+                self.inputs.push(Input::Events {
+                    pattern,
+                    files: vec![path],
+                });
+            }
+        }
+        None
+    }
+
+    /// Files of their own met in between, kept in walk order.
+    fn push(&mut self, input: Input) {
+        self.inputs.push(input);
+    }
+
+    /// The inputs, each conversation's files settled (see `Input::settled`).
+    fn into_inputs(self) -> Vec<Input> {
+        self.inputs.into_iter().flat_map(Input::settled).collect()
     }
 }
 
@@ -173,10 +228,7 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
         if p.as_os_str() == "-" {
             inputs.push(Input::Stdin);
         } else if p.is_dir() {
-            let first_of_root = inputs.len();
-            // Each directory's event files, wherever the walk meets them: pattern → input.
-            let mut groups: std::collections::HashMap<PathBuf, usize> =
-                std::collections::HashMap::new();
+            let mut walked = EventGroups::default();
             let walker = ignore::WalkBuilder::new(p)
                 .sort_by_file_name(|a, b| a.cmp(b))
                 .build();
@@ -184,39 +236,19 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
                 match entry {
                     // (The conversation's state beside its events is not a log.)
                     Ok(e) if conversation_state(e.path()) => {}
-                    // (A directory's event files make one input.)
-                    Ok(e)
-                        if e.file_type().is_some_and(|t| t.is_file())
-                            && event_file(e.path()).is_some() =>
-                    {
-                        let pattern = event_file(e.path()).map_or("", |(_, p)| p);
-                        let pattern = e.path().with_file_name(pattern);
-                        match groups.get(&pattern) {
-                            Some(&k) => {
-                                if let Input::Events { files, .. } = &mut inputs[k] {
-                                    files.push(e.into_path());
-                                }
-                            }
-                            None => {
-                                groups.insert(pattern.clone(), inputs.len());
-                                inputs.push(Input::Events {
-                                    pattern,
-                                    files: vec![e.into_path()],
-                                });
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                        // (A directory's event files make one input.)
+                        if let Some(path) = walked.add(e.into_path()) {
+                            if is_log_name(&path) {
+                                walked.push(Input::Path(path));
                             }
                         }
-                    }
-                    Ok(e)
-                        if e.file_type().is_some_and(|t| t.is_file()) && is_log_name(e.path()) =>
-                    {
-                        inputs.push(Input::Path(e.into_path()))
                     }
                     Ok(_) => {}
                     Err(e) => errors.push(e.to_string()),
                 }
             }
-            let walked = inputs.split_off(first_of_root);
-            inputs.extend(walked.into_iter().flat_map(Input::settled));
+            inputs.extend(walked.into_inputs());
         } else if p.exists() {
             inputs.push(Input::Path(p.clone()));
         } else {

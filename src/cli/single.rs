@@ -54,7 +54,7 @@ pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
                 super::Input::Stdin
             } else if input.path.is_dir() {
                 // (A directory is read when it holds a conversation's event files.)
-                super::Input::events_in(&input.path)
+                super::Input::events_in(&input.path)?
                     .ok_or_else(|| format!("{}: is a directory", input.path.display()))?
             } else {
                 super::Input::Path(input.path.clone())

@@ -42,14 +42,30 @@ pub fn shape(bytes: &[u8]) -> Shape {
             let first_line_ok = json::parse(bytes, first, line_end).is_ok();
             // (Pretty-printed values one after another read as JSON Lines do, a value a record.)
             // (Two are enough to tell: a file of events joined with `cat` is one long line.)
+            // (A broken first value counts when the value after it parses: a cut-off first
+            // event file.)
             let stream = || {
-                super::value_run_up_to(bytes, first, line_end, 2).is_some_and(|(values, next)| {
-                    values.len() > 1
-                        || bytes[next.min(bytes.len())..]
-                            .iter()
-                            .find(|b| !b.is_ascii_whitespace())
-                            .is_some_and(|&b| matches!(b, b'{' | b'['))
-                })
+                let Some(run) = super::value_run_up_to(bytes, first, line_end, 2) else {
+                    return false;
+                };
+                let next = run.next.min(bytes.len());
+                let next_parses = || {
+                    let end =
+                        memchr::memchr(b'\n', &bytes[next..]).map_or(bytes.len(), |i| next + i);
+                    json::parse(bytes, next, end).is_ok()
+                        || super::value_run_up_to(bytes, next, end, 1)
+                            .is_some_and(|r| !r.values.is_empty())
+                };
+                match run.broken {
+                    None => {
+                        run.values.len() > 1
+                            || bytes[next..]
+                                .iter()
+                                .find(|b| !b.is_ascii_whitespace())
+                                .is_some_and(|&b| matches!(b, b'{' | b'['))
+                    }
+                    Some(_) => !run.values.is_empty() || next_parses(),
+                }
             };
             if first_line_ok || looks_line_oriented(bytes) || stream() {
                 Shape::JsonLines
@@ -267,7 +283,7 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
         let (values, next) = match json::parse(bytes, start, end) {
             Ok(v) => (vec![v], end + 1),
             Err(_) => super::value_run_up_to(bytes, start, end, 20 - seen)
-                .unwrap_or((Vec::new(), end + 1)),
+                .map_or((Vec::new(), end + 1), |r| (r.values, r.next)),
         };
         for v in values {
             if matches!(v.kind, Kind::Object(_)) {
@@ -348,8 +364,10 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     }
     // (A V0 event too: `{id, timestamp, source, action | observation, …}`, one per line or
     // one per file, joined.)
-    let v0_event = has(d, v, "source") && (has(d, v, "action") || has(d, v, "observation"));
-    if has(d, v, "history") || super::openhands_sdk::is_event(d, v) || v0_event {
+    if has(d, v, "history")
+        || super::openhands_sdk::is_event(d, v)
+        || super::openhands::is_v0_event(d, v)
+    {
         return Some(Format::Openhands);
     }
     if has(d, v, "messages")

@@ -198,8 +198,8 @@ fn scan_jsonl(
             };
             let one = json::parse(bytes, start, content_end);
             let run = || value_run(bytes, start, content_end);
-            if let Some((values, next)) = one.as_ref().err().and_then(|_| run()) {
-                for v in values {
+            if let Some(run) = one.as_ref().err().and_then(|_| run()) {
+                for v in run.values {
                     if matches!(v.kind, json::Kind::Object(_)) {
                         sink(
                             Record::Object(Line {
@@ -215,7 +215,10 @@ fn scan_jsonl(
                         );
                     }
                 }
-                start = next;
+                if let Some(e) = run.broken {
+                    out.json_error(&e, "skipped a value that is not valid JSON");
+                }
+                start = run.next;
                 continue;
             }
             match one {
@@ -249,13 +252,24 @@ fn scan_jsonl(
     }
 }
 
+/// JSON values written one after another rather than one per line, read from a line on.
+pub struct ValueRun {
+    pub values: Vec<Value>,
+    /// Where reading goes on: the line after the last value; after a broken value, the next
+    /// line that opens one at its first column, as each value of `jq .` output and each event
+    /// file joined does (what lies between is that broken value's).
+    pub next: usize,
+    /// The value that did not parse, after `values`.
+    pub broken: Option<json::JsonError>,
+}
+
 /// JSON values written one after another rather than one per line, from the line
 /// `bytes[start..content_end]` on: pretty-printed ones (`jq .` output: a line holding only `{`
 /// or `[` opens one, which no JSON Lines record does) or several on one line (event files joined
-/// with `cat`, each written without a final line break). The values, and where the line after
-/// the last one starts; None when a value does not parse. (Asked of a line that is not one
-/// value.)
-pub fn value_run(bytes: &[u8], start: usize, content_end: usize) -> Option<(Vec<Value>, usize)> {
+/// with `cat`, each written without a final line break). None when the line is not such a run:
+/// it does not open a value, its first value does not parse or is followed by other text (a
+/// broken line). (Asked of a line that is not one value.)
+pub fn value_run(bytes: &[u8], start: usize, content_end: usize) -> Option<ValueRun> {
     value_run_up_to(bytes, start, content_end, usize::MAX)
 }
 
@@ -266,7 +280,7 @@ pub fn value_run_up_to(
     start: usize,
     content_end: usize,
     max: usize,
-) -> Option<(Vec<Value>, usize)> {
+) -> Option<ValueRun> {
     let line = &bytes[start..content_end];
     let opener = matches!(line.trim_ascii(), b"{" | b"[");
     if !opener && !matches!(line.trim_ascii_start().first(), Some(b'{' | b'[')) {
@@ -281,11 +295,34 @@ pub fn value_run_up_to(
         // (Only a value opened by a line of its own may run past its line: a broken line is
         // not parsed on into the lines after it.)
         let end = if opener { bytes.len() } else { content_end };
-        let v = json::parse_first(&bytes[..end], at).ok()?;
+        let v = match json::parse_first(&bytes[..end], at) {
+            Ok(v) => v,
+            Err(e) if opener => {
+                return Some(ValueRun {
+                    values,
+                    next: next_opening_line(bytes, at),
+                    broken: Some(e),
+                })
+            }
+            // (Values on one line: those before a broken one are kept.)
+            Err(e) if !values.is_empty() => {
+                let next = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+                return Some(ValueRun {
+                    values,
+                    next,
+                    broken: Some(e),
+                });
+            }
+            Err(_) => return None,
+        };
         at = v.span.end;
         values.push(v);
         if values.len() >= max {
-            return Some((values, bytes.len()));
+            return Some(ValueRun {
+                values,
+                next: bytes.len(),
+                broken: None,
+            });
         }
         // What follows on the value's last line: nothing, or the next value.
         if line_end < at {
@@ -295,11 +332,41 @@ pub fn value_run_up_to(
             .iter()
             .position(|b| !b.is_ascii_whitespace())
         {
-            None => return (values.len() > 1 || opener).then_some((values, line_end + 1)),
+            None => {
+                return (values.len() > 1 || opener).then_some(ValueRun {
+                    values,
+                    next: line_end + 1,
+                    broken: None,
+                })
+            }
             Some(k) if matches!(bytes[at + k], b'{' | b'[') => at += k,
+            // (Text after a value opened by a line of its own: the values before it are kept.)
+            Some(k) if opener => {
+                return Some(ValueRun {
+                    values,
+                    next: next_opening_line(bytes, at),
+                    broken: Some(json::JsonError {
+                        offset: at + k,
+                        message: "text after a value".into(),
+                    }),
+                })
+            }
             Some(_) => return None,
         }
     }
+}
+
+/// The start of the first line after the one `at` is on that opens a value at its first
+/// column (or the end of the input).
+fn next_opening_line(bytes: &[u8], at: usize) -> usize {
+    let mut from = at;
+    while let Some(nl) = memchr::memchr(b'\n', &bytes[from..]) {
+        from += nl + 1;
+        if matches!(bytes.get(from), Some(b'{' | b'[')) {
+            return from;
+        }
+    }
+    bytes.len()
 }
 
 pub fn kind_name(v: &Value) -> &'static str {
@@ -603,6 +670,43 @@ mod tests {
         }
         // Pretty-printed files joined with `cat`: "}{" between them.
         assert_eq!(turns(&pretty.concat()).len(), 3);
+    }
+
+    /// A broken value among pretty-printed ones (a comma lost, a file cut off) is one error at
+    /// the break: reading goes on at the next line that opens a value at its first column, and
+    /// the values before and after it are read. On one line, the values before it are.
+    #[test]
+    fn a_broken_value_among_others_costs_only_itself() {
+        let pretty: Vec<String> = EVENTS
+            .iter()
+            .map(|e| {
+                let v: serde_json::Value = serde_json::from_str(e).unwrap();
+                serde_json::to_string_pretty(&v).unwrap()
+            })
+            .collect();
+        for broken in 0..3 {
+            let mut values = pretty.clone();
+            // A comma lost at the end of the first line that has one.
+            let comma = values[broken].find(",\n").unwrap();
+            values[broken].remove(comma);
+            let src = values.join("\n");
+            let out = read(src.as_bytes(), None);
+            assert_eq!(out.format, Some(Format::Openhands), "{:?}", out.issues);
+            assert_eq!(out.issues.len(), 1, "{broken}: {:?}", out.issues);
+            let issue = &out.issues[0];
+            assert_eq!(issue.severity, Severity::Error);
+            let line = src[..issue.span.start].lines().count();
+            // (The line after the one that lost its comma.)
+            let before: usize = values[..broken].iter().map(|v| v.lines().count()).sum();
+            let want = before + values[broken][..comma].lines().count() + 1;
+            assert_eq!(line, want, "{broken}: {:?}", issue);
+            assert_eq!(out.trajectories[0].turns.len(), 2, "{broken}");
+        }
+        // Joined on one line: the values before the broken one.
+        let src = format!("{}{}{}\n", EVENTS[0], EVENTS[1], &EVENTS[2][..40]);
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert_eq!(out.trajectories[0].turns.len(), 2);
     }
 
     /// A line holding a value and then something that is not one stays a broken line.

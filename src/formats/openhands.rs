@@ -158,6 +158,19 @@ fn is_event(d: &Doc, v: &Value) -> bool {
     d.get(v, "action").is_some() || d.get(v, "observation").is_some()
 }
 
+/// A V0 event as the app writes it on its own (a line of an event stream, a file of its
+/// `events/` directory): `{id, timestamp, source, action | observation, …}`.
+pub fn is_v0_event(d: &Doc, v: &Value) -> bool {
+    d.get(v, "source").is_some() && is_event(d, v)
+}
+
+/// Whether these bytes, one JSON value (a file of an `events/` directory), are a V0 event;
+/// `None` if they are not JSON.
+pub fn v0_event_in(bytes: &[u8]) -> Option<bool> {
+    let v = crate::json::parse_all(bytes).ok()?;
+    Some(is_v0_event(&Doc::new(bytes), &v))
+}
+
 /// One run record (`{instance_id, history, error, …}` or a resolver `{issue, history, …}`).
 fn read_record(
     d: &Doc,
