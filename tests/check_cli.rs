@@ -491,6 +491,12 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
     assert!(!r.stderr.contains("could not be read"), "{}", r.stderr);
     let r = trajlint(&["check", "--isolated", "conv-a"], &dir, None);
     assert!(!r.stderr.contains("base_state"), "{}", r.stderr);
+    // Beside an `events/` directory of something else, a `metadata.json` is an input.
+    std::fs::create_dir_all(dir.join("notes/events")).unwrap();
+    std::fs::write(dir.join("notes/events/todo.json"), "{}").unwrap();
+    std::fs::write(dir.join("notes/metadata.json"), r#"{"title": "notes"}"#).unwrap();
+    let r = trajlint(&["check", "--isolated", "notes"], &dir, None);
+    assert!(r.stderr.contains("notes/metadata.json"), "{}", r.stderr);
     // One event file named alone says what it is.
     let one = std::fs::read_dir(&events)
         .unwrap()

@@ -179,9 +179,15 @@ impl EventGroups {
 /// The state an OpenHands conversation keeps beside its `events/` directory: the SDK's
 /// `base_state.json` (agent, settings, statistics), the older app's `metadata.json`.
 fn conversation_state(path: &Path) -> bool {
+    let holds_events = |events: PathBuf| {
+        std::fs::read_dir(events)
+            .is_ok_and(|mut files| files.any(|f| f.is_ok_and(|f| event_file(&f.path()).is_some())))
+    };
     path.file_name()
         .is_some_and(|n| n == "base_state.json" || n == "metadata.json")
-        && path.parent().is_some_and(|d| d.join("events").is_dir())
+        && path
+            .parent()
+            .is_some_and(|d| holds_events(d.join("events")))
 }
 
 /// An event file of an OpenHands conversation: its index and the pattern of its directory's

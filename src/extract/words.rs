@@ -166,10 +166,11 @@ fn glued_sentence_start(text: &str, dot: usize) -> bool {
 fn trim(text: &str, s: usize, e: usize) -> (usize, usize) {
     const TAGS: [&str; 4] = ["<think>", "</think>", "<thinking>", "</thinking>"];
     let mut piece = text[s..e].trim();
-    while let Some(rest) = TAGS.iter().find_map(|t| piece.strip_prefix(t)) {
+    // (Written in any case: "<Thinking>".)
+    while let Some(rest) = TAGS.iter().find_map(|t| strip_prefix_ci(piece, t)) {
         piece = rest.trim_start();
     }
-    while let Some(rest) = TAGS.iter().find_map(|t| piece.strip_suffix(t)) {
+    while let Some(rest) = TAGS.iter().find_map(|t| strip_suffix_ci(piece, t)) {
         piece = rest.trim_end();
     }
     let start = offset_in(text, piece);
@@ -187,6 +188,14 @@ pub fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// Where `part` (a sub-slice of `whole`) starts in it.
 pub fn offset_in(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
+}
+
+/// `text` before `suffix`, compared ignoring ASCII case.
+fn strip_suffix_ci<'a>(text: &'a str, suffix: &str) -> Option<&'a str> {
+    let k = text.len().checked_sub(suffix.len())?;
+    text.get(k..)?
+        .eq_ignore_ascii_case(suffix)
+        .then(|| &text[..k])
 }
 
 /// `text` after `prefix`, compared ignoring ASCII case. (`get`: the prefix's length may fall
@@ -380,7 +389,7 @@ mod tests {
     #[test]
     fn reasoning_tags_are_not_part_of_a_sentence() {
         assert_eq!(
-            texts("<think>Let me chain these with &&.\n</think>\n\nI'll run it. <thinking> </thinking>"),
+            texts("<think>Let me chain these with &&.\n</THINK>\n\nI'll run it. <Thinking> </thinking>"),
             ["Let me chain these with &&.", "I'll run it."]
         );
         // (Other markup stays: it may be what the sentence is about.)

@@ -200,13 +200,16 @@ fn read_record(
     let items = d.items(history);
     if items.iter().take(20).any(|e| openhands_sdk::is_event(d, e)) {
         let events: Vec<(Span, &Value)> = items.iter().map(|e| (e.span, e)).collect();
-        let mut t = openhands_sdk::read_events(*d, &events, span);
+        let err = run_error(d, rec);
+        // (A run whose events read to nothing still failed as it says.)
+        let mut t = openhands_sdk::read_events(*d, &events, span).or_else(|| {
+            err.is_some()
+                .then(|| Trajectory::new(Format::Openhands, span))
+        });
         match &mut t {
             Some(t) => {
                 t.id = record_id(d, rec);
-                if let Some(err) = run_error(d, rec) {
-                    t.turns.push(err);
-                }
+                t.turns.extend(err);
             }
             None => out.warn(span, "a run record whose history has no readable event"),
         }
@@ -782,6 +785,24 @@ mod tests {
         assert_eq!(t.id.as_deref(), Some("o__r-8"));
         assert_eq!(t.turns.len(), 1);
         assert!(t.turns[0].span.start > first_line);
+        // A run whose events read to no turn keeps its failure; without one, it is reported.
+        let bare = r#"{"instance_id":"o__r-9","history":[{"id":"e2","timestamp":"t","source":"environment","key":"execution_status","value":"error","kind":"ConversationStateUpdateEvent"}],"error":ERR}"#;
+        let out = read_str(&bare.replace("ERR", r#""Sandbox crashed""#));
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("o__r-9"));
+        assert_eq!(t.turns.len(), 1);
+        assert_eq!(
+            t.turns[0].event,
+            Some(EventKind::Other("openhands.run_error".into()))
+        );
+        let out = read_str(&bare.replace("ERR", "null"));
+        assert!(out.trajectories.is_empty());
+        assert!(
+            out.issues[0].message.contains("no readable event"),
+            "{:?}",
+            out.issues
+        );
     }
 
     #[test]
