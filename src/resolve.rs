@@ -218,6 +218,10 @@ impl Pending {
             self.by_term.entry(term.clone()).or_default().push(id);
         }
         if let Some(key) = &f.awaits {
+            // (Every call is matched against each: the latest `MEETS` wait, as under a word.)
+            if self.awaited.len() == MEETS {
+                self.awaited.remove(0);
+            }
             self.awaited.push((key.clone(), id));
             self.unanswered.push(id);
         } else if matches!(f.subkind, Subkind::ToolRetry | Subkind::SelfCommitment) {
@@ -298,7 +302,8 @@ impl Pending {
     }
 }
 
-/// How many of the facts waiting under one word a sentence or call meets (see `meeting_as`).
+/// How many of the facts waiting under one word a sentence or call meets (see `meeting_as`),
+/// and of the deferrals waiting for a call to name what they left.
 /// Real logs hold a few dozen at most (35 in the longest Claude Code session of our corpus).
 const MEETS: usize = 64;
 
@@ -601,6 +606,8 @@ fn resolve_with_calls(
                     ids.clear();
                 }
             }
+            // (Items done leave: a long session's writes go over what is pending only.)
+            pending.by_todo.retain(|_, ids| !ids.is_empty());
         }
         // Calls concerning an obligation's object (words, or the family of the action). Writing
         // a todo list or a thought plans the work: it does only what is about the list itself
@@ -1083,5 +1090,23 @@ mod tests {
         let quotes = pending.meeting_as(&words(&["timeout", "health"]), "!", &facts);
         assert_eq!(quotes.len(), MEETS);
         assert!(pending.meeting(&words(&["timeout"]), &facts).is_empty());
+    }
+
+    #[test]
+    fn the_latest_deferrals_wait_for_a_call_to_take_them_up() {
+        let facts: Vec<Fact> = (0..MEETS + 5)
+            .map(|t| {
+                let mut f = Fact::new(Subkind::ToolRetry, t, Span::default(), String::new());
+                f.awaits = Some(format!("/tmp/job-{t}.out"));
+                f
+            })
+            .collect();
+        let mut pending = Pending::default();
+        for (id, f) in facts.iter().enumerate() {
+            pending.add(id, f);
+        }
+        let ids: Vec<usize> = pending.awaited.iter().map(|&(_, id)| id).collect();
+        assert_eq!(ids, (5..MEETS + 5).collect::<Vec<_>>());
+        assert_eq!(pending.unanswered.len(), MEETS + 5);
     }
 }
