@@ -268,12 +268,13 @@ impl Pending {
 
     /// As `meeting`, each word taken with a prefix (`!`: the words of a failure itself).
     ///
-    /// A word meets the `MEETS` latest facts still waiting under it: one that more facts share
-    /// does not single out an older one, and the bound keeps a turn's cost independent of the
-    /// log's length. A term's list drops, as it is met, the facts resolved or frozen since (they
-    /// never wait again) and those older than its latest `MEETS` (newer ones only push them
-    /// further back), so each fact is dropped once and a meeting costs at most `MEETS` a word
-    /// plus what was added since.
+    /// A word meets at most the `MEETS` latest facts still waiting under it: one that more facts
+    /// share does not single out an older one, and the bound keeps a turn's cost independent of
+    /// the log's length. A term's list drops, as it is met, the facts resolved or frozen since
+    /// (they never wait again) and those older than its latest `MEETS`; a fact once pushed out
+    /// stays out under that word (it may still meet under its others, and stays open if none
+    /// resolves it). Each fact is dropped once, so a meeting costs at most `MEETS` a word plus
+    /// what was added since.
     fn meeting_as(
         &mut self,
         words: &HashSet<String>,
