@@ -42,20 +42,13 @@ pub fn shape(bytes: &[u8]) -> Shape {
             let first_line_ok = json::parse(bytes, first, line_end).is_ok();
             // (Pretty-printed values one after another read as JSON Lines do, a value a record.)
             // (Two are enough to tell: a file of events joined with `cat` is one long line.)
-            // (A broken first value counts when the value after it parses: a cut-off first
-            // event file.)
+            // (Past a broken value, two more must parse: a cut-off first event file, not a
+            // document with text after it.)
             let stream = || {
                 let Some(run) = super::value_run_up_to(bytes, first, line_end, 2) else {
                     return false;
                 };
                 let next = run.next.min(bytes.len());
-                let next_parses = || {
-                    let end =
-                        memchr::memchr(b'\n', &bytes[next..]).map_or(bytes.len(), |i| next + i);
-                    json::parse(bytes, next, end).is_ok()
-                        || super::value_run_up_to(bytes, next, end, 1)
-                            .is_some_and(|r| !r.values.is_empty())
-                };
                 match run.broken {
                     None => {
                         run.values.len() > 1
@@ -64,7 +57,7 @@ pub fn shape(bytes: &[u8]) -> Shape {
                                 .find(|b| !b.is_ascii_whitespace())
                                 .is_some_and(|&b| matches!(b, b'{' | b'['))
                     }
-                    Some(_) => !run.values.is_empty() || next_parses(),
+                    Some(_) => run.values.len() + values_from(bytes, next, 2) >= 2,
                 }
             };
             if first_line_ok || looks_line_oriented(bytes) || stream() {
@@ -74,6 +67,30 @@ pub fn shape(bytes: &[u8]) -> Shape {
             }
         }
     }
+}
+
+/// How many JSON values (up to `max`) follow one another from `at`: lines that parse, or runs
+/// of values, up to the first that does not.
+fn values_from(bytes: &[u8], mut at: usize, max: usize) -> usize {
+    let mut n = 0;
+    while n < max && at < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+        let blank = bytes[at..end].trim_ascii().is_empty();
+        if blank || json::parse(bytes, at, end).is_ok() {
+            n += usize::from(!blank);
+            at = end + 1;
+            continue;
+        }
+        match super::value_run_up_to(bytes, at, end, max - n) {
+            Some(run) if run.broken.is_none() => {
+                n += run.values.len();
+                at = run.next;
+            }
+            Some(run) => return n + run.values.len(),
+            None => return n,
+        }
+    }
+    n
 }
 
 /// Most non-blank lines start with `{`: JSONL whose first line is damaged.

@@ -702,6 +702,20 @@ mod tests {
             assert_eq!(line, want, "{broken}: {:?}", issue);
             assert_eq!(out.trajectories[0].turns.len(), 2, "{broken}");
         }
+        // One pretty-printed document with text after it is that broken document, not a run.
+        let events: Vec<serde_json::Value> = EVENTS
+            .iter()
+            .map(|e| serde_json::from_str(e).unwrap())
+            .collect();
+        let doc = serde_json::to_string_pretty(&events).unwrap();
+        let out = read(format!("{doc}}}\n").as_bytes(), None);
+        assert!(out.trajectories.is_empty());
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert!(
+            out.issues[0].message.contains("after the JSON value"),
+            "{:?}",
+            out.issues
+        );
         // Joined on one line: the values before the broken one.
         let src = format!("{}{}{}\n", EVENTS[0], EVENTS[1], &EVENTS[2][..40]);
         let out = read(src.as_bytes(), None);
