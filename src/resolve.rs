@@ -218,10 +218,6 @@ impl Pending {
             self.by_term.entry(term.clone()).or_default().push(id);
         }
         if let Some(key) = &f.awaits {
-            // (Every call is matched against each: the latest `MEETS` wait, as under a word.)
-            if self.awaited.len() == MEETS {
-                self.awaited.remove(0);
-            }
             self.awaited.push((key.clone(), id));
             self.unanswered.push(id);
         } else if matches!(f.subkind, Subkind::ToolRetry | Subkind::SelfCommitment) {
@@ -268,13 +264,9 @@ impl Pending {
 
     /// As `meeting`, each word taken with a prefix (`!`: the words of a failure itself).
     ///
-    /// A word meets at most the `MEETS` latest facts still waiting under it: one that more facts
-    /// share does not single out an older one, and the bound keeps a turn's cost independent of
-    /// the log's length. A term's list drops, as it is met, the facts resolved or frozen since
-    /// (they never wait again) and those older than its latest `MEETS`; a fact once pushed out
-    /// stays out under that word (it may still meet under its others, and stays open if none
-    /// resolves it). Each fact is dropped once, so a meeting costs at most `MEETS` a word plus
-    /// what was added since.
+    /// A word meets the `MEETS` latest facts still waiting under it (see `latest_waiting`): one
+    /// that more facts share does not single out an older one, and the bound keeps a turn's
+    /// cost independent of the log's length.
     fn meeting_as(
         &mut self,
         words: &HashSet<String>,
@@ -291,10 +283,9 @@ impl Pending {
             key.push_str(prefix);
             key.push_str(w);
             if let Some(ids) = by_term.get_mut(key.as_str()) {
-                ids.retain(|&id| facts[id].resolved_by.is_none() && !frozen[id]);
-                let old = ids.len().saturating_sub(MEETS);
-                ids.drain(..old);
-                for &id in ids.iter() {
+                let from =
+                    latest_waiting(ids, |&id| facts[id].resolved_by.is_none() && !frozen[id]);
+                for &id in &ids[from..] {
                     *hits.entry(id).or_default() += 1;
                 }
             }
@@ -307,6 +298,29 @@ impl Pending {
 /// and of the deferrals waiting for a call to name what they left.
 /// Real logs hold a few dozen at most (35 in the longest Claude Code session of our corpus).
 const MEETS: usize = 64;
+
+/// Where the `MEETS` latest entries of `list` that still wait begin, the entries from there on
+/// that no longer wait dropped; older entries are not looked at (they come back into view as
+/// newer ones stop waiting). Each entry is dropped once, when the window reaches it, so a look
+/// costs `MEETS` plus what it drops, however long the list.
+fn latest_waiting<T>(list: &mut Vec<T>, waits: impl Fn(&T) -> bool) -> usize {
+    let mut from = list.len();
+    let mut found = 0;
+    while from > 0 && found < MEETS {
+        from -= 1;
+        found += usize::from(waits(&list[from]));
+    }
+    // (Swapping the ones that wait forward keeps their order.)
+    let mut kept = from;
+    for k in from..list.len() {
+        if waits(&list[k]) {
+            list.swap(kept, k);
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+    from
+}
 
 fn resolved(f: &mut Fact, link: Link) {
     if f.resolved_by.is_some() {
@@ -547,14 +561,16 @@ fn resolve_with_calls(
             turn: t,
             bytes: call.span,
         };
-        // A notice's deferral: the call that names what it left (the output file).
-        pending.awaited.retain(|(key, id)| {
-            let takes_up = facts[*id].turn < t && call.arguments.contains(key.as_str());
-            if takes_up && !pending.frozen[*id] {
+        // A notice's deferral: the call that names what it left (the output file). (A call is
+        // matched against the latest `MEETS` waiting, as a word is.)
+        let from = latest_waiting(&mut pending.awaited, |(_, id)| {
+            facts[*id].resolved_by.is_none() && !pending.frozen[*id]
+        });
+        for (key, id) in &pending.awaited[from..] {
+            if facts[*id].turn < t && call.arguments.contains(key.as_str()) {
                 resolved(&mut facts[*id], link);
             }
-            !takes_up
-        });
+        }
         // Retries: a later call to the same tool.
         if let Some(ids) = pending.by_tool.remove(&call.name) {
             for id in ids {
@@ -1093,21 +1109,25 @@ mod tests {
         assert!(pending.meeting(&words(&["timeout"]), &facts).is_empty());
     }
 
+    /// The window is the latest entries still waiting at each look, whatever earlier looks saw:
+    /// older ones come back into it as newer ones stop waiting.
     #[test]
-    fn the_latest_deferrals_wait_for_a_call_to_take_them_up() {
-        let facts: Vec<Fact> = (0..MEETS + 5)
-            .map(|t| {
-                let mut f = Fact::new(Subkind::ToolRetry, t, Span::default(), String::new());
-                f.awaits = Some(format!("/tmp/job-{t}.out"));
-                f
-            })
-            .collect();
-        let mut pending = Pending::default();
-        for (id, f) in facts.iter().enumerate() {
-            pending.add(id, f);
-        }
-        let ids: Vec<usize> = pending.awaited.iter().map(|&(_, id)| id).collect();
-        assert_eq!(ids, (5..MEETS + 5).collect::<Vec<_>>());
-        assert_eq!(pending.unanswered.len(), MEETS + 5);
+    fn the_window_holds_the_latest_entries_still_waiting() {
+        let mut list: Vec<usize> = (0..200).collect();
+        let from = latest_waiting(&mut list, |&id| id % 2 == 0);
+        assert_eq!(
+            list[from..].to_vec(),
+            (72..200).step_by(2).collect::<Vec<_>>()
+        );
+        // (What lies before the window is not looked at.)
+        assert_eq!(list[..from].to_vec(), (0..from).collect::<Vec<_>>());
+        let from = latest_waiting(&mut list, |&id| id % 2 == 0 && id < 150);
+        assert_eq!(
+            list[from..].to_vec(),
+            (22..150).step_by(2).collect::<Vec<_>>()
+        );
+        let from = latest_waiting(&mut list, |_| false);
+        assert_eq!(from, 0);
+        assert!(list.is_empty());
     }
 }
