@@ -44,6 +44,22 @@ pub struct SourceFile {
     pub path: Option<PathBuf>,
     pub bytes: Arc<[u8]>,
     line_starts: Vec<usize>,
+    /// Characters before every `MARK`-th byte (moved on to a character's start), counted once a
+    /// column far into a long line is asked for: a file of one long line (events joined with
+    /// `cat`) may get thousands of findings, and counting each column from the line's start
+    /// would cost findings times line length.
+    marks: std::sync::OnceLock<Vec<(usize, usize)>>,
+}
+
+/// Bytes between two marks of the character count (see `SourceFile::marks`).
+const MARK: usize = 1 << 16;
+
+/// Characters in `bytes` as `String::from_utf8_lossy` makes them (an invalid sequence is one).
+fn char_count(bytes: &[u8]) -> usize {
+    bytes
+        .utf8_chunks()
+        .map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty()))
+        .sum()
 }
 
 impl SourceFile {
@@ -56,6 +72,7 @@ impl SourceFile {
             path,
             bytes: bytes.into(),
             line_starts,
+            marks: std::sync::OnceLock::new(),
         }
     }
 
@@ -98,10 +115,36 @@ impl SourceFile {
         let offset = offset.min(self.bytes.len());
         let line = self.line_of(offset);
         let start = self.line_starts[line];
-        let col = String::from_utf8_lossy(&self.bytes[start..offset])
-            .chars()
-            .count();
+        let col = if offset - start <= MARK {
+            char_count(&self.bytes[start..offset])
+        } else {
+            self.chars_before(offset) - self.chars_before(start)
+        };
         (line + 1, col + 1)
+    }
+
+    /// Characters before `offset` (a line's start, or any offset: a count splits exactly at a
+    /// byte that does not continue a character, which a mark and a line's start are).
+    fn chars_before(&self, offset: usize) -> usize {
+        let marks = self.marks.get_or_init(|| {
+            let mut marks = vec![(0, 0)];
+            let mut at = MARK;
+            while at < self.bytes.len() {
+                let mut mark = at;
+                while self.bytes.get(mark).is_some_and(|b| b & 0xC0 == 0x80) {
+                    mark += 1;
+                }
+                let &(last, chars) = marks.last().unwrap_or(&(0, 0));
+                marks.push((mark, chars + char_count(&self.bytes[last..mark])));
+                at = mark + MARK;
+            }
+            marks
+        });
+        let k = marks
+            .partition_point(|&(at, _)| at <= offset)
+            .saturating_sub(1);
+        let (at, chars) = marks.get(k).copied().unwrap_or((0, 0));
+        chars + char_count(&self.bytes[at..offset])
     }
 
     /// The raw bytes of a span, clamped to the file.
@@ -114,6 +157,35 @@ impl SourceFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Far into a long line, the column is counted from marks: the same as from the line's
+    /// start, multi-byte characters and invalid bytes included.
+    #[test]
+    fn columns_far_into_a_long_line_are_counted_as_near_ones() {
+        let mut bytes = b"first line\n".to_vec();
+        for k in 0..40_000 {
+            bytes.extend_from_slice(if k % 7 == 0 {
+                "é—x".as_bytes()
+            } else {
+                b"ab\xffc"
+            });
+        }
+        let src = SourceFile::new("t", None, bytes.clone());
+        let start = 11;
+        for offset in [
+            start + 5,
+            start + MARK - 1,
+            start + MARK + 1,
+            bytes.len() - 3,
+            bytes.len(),
+        ] {
+            let want = String::from_utf8_lossy(&bytes[start..offset])
+                .chars()
+                .count()
+                + 1;
+            assert_eq!(src.line_col(offset), (2, want), "{offset}");
+        }
+    }
 
     #[test]
     fn line_col_counts_characters_from_one() {

@@ -215,8 +215,25 @@ fn scan_jsonl(
                         );
                     }
                 }
-                if let Some(e) = run.broken {
-                    out.json_error(&e, "skipped a value that is not valid JSON");
+                if let Some(b) = run.broken {
+                    // (Named where the value starts: its parse may fail far into the next.)
+                    let span = Span::new(b.start, (b.error.offset + 1).clamp(b.start, bytes.len()));
+                    if b.error.offset >= bytes.trim_ascii_end().len() {
+                        out.issue(
+                            Severity::Error,
+                            span,
+                            format!("the last value is cut off: {}", b.error.message),
+                            Some("the log was probably still being written; everything before this value was read".into()),
+                        );
+                    } else {
+                        out.error(
+                            span,
+                            format!(
+                                "skipped a value that is not valid JSON: {}",
+                                b.error.message
+                            ),
+                        );
+                    }
                 }
                 start = run.next;
                 continue;
@@ -255,20 +272,25 @@ fn scan_jsonl(
 /// JSON values written one after another rather than one per line, read from a line on.
 pub struct ValueRun {
     pub values: Vec<Value>,
-    /// Where reading goes on: the line after the last value; after a broken value, the next
-    /// line that opens one at its first column, as each value of `jq .` output and each event
-    /// file joined does (what lies between is that broken value's).
+    /// Where reading goes on: the line after the last value; after a broken value, where the
+    /// next one opens (see `next_value`).
     pub next: usize,
     /// The value that did not parse, after `values`.
-    pub broken: Option<json::JsonError>,
+    pub broken: Option<Broken>,
+}
+
+/// A value that did not parse: where it starts, and why.
+pub struct Broken {
+    pub start: usize,
+    pub error: json::JsonError,
 }
 
 /// JSON values written one after another rather than one per line, from the line
 /// `bytes[start..content_end]` on: pretty-printed ones (`jq .` output: a line holding only `{`
 /// or `[` opens one, which no JSON Lines record does) or several on one line (event files joined
 /// with `cat`, each written without a final line break). None when the line is not such a run:
-/// it does not open a value, its first value does not parse or is followed by other text (a
-/// broken line). (Asked of a line that is not one value.)
+/// it does not open a value, or (not a line of its own opening one) its first value does not
+/// parse or is followed by other text: a broken line. (Asked of a line that is not one value.)
 pub fn value_run(bytes: &[u8], start: usize, content_end: usize) -> Option<ValueRun> {
     value_run_up_to(bytes, start, content_end, usize::MAX)
 }
@@ -297,21 +319,13 @@ pub fn value_run_up_to(
         let end = if opener { bytes.len() } else { content_end };
         let v = match json::parse_first(&bytes[..end], at) {
             Ok(v) => v,
-            Err(e) if opener => {
-                return Some(ValueRun {
-                    values,
-                    next: next_opening_line(bytes, at),
-                    broken: Some(e),
-                })
-            }
             // (Values on one line: those before a broken one are kept.)
-            Err(e) if !values.is_empty() => {
-                let next = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
+            Err(error) if opener || !values.is_empty() => {
                 return Some(ValueRun {
                     values,
-                    next,
-                    broken: Some(e),
-                });
+                    next: next_value(bytes, at, opener),
+                    broken: Some(Broken { start: at, error }),
+                })
             }
             Err(_) => return None,
         };
@@ -344,10 +358,13 @@ pub fn value_run_up_to(
             Some(k) if opener => {
                 return Some(ValueRun {
                     values,
-                    next: next_opening_line(bytes, at),
-                    broken: Some(json::JsonError {
-                        offset: at + k,
-                        message: "text after a value".into(),
+                    next: next_value(bytes, at + k, true),
+                    broken: Some(Broken {
+                        start: at + k,
+                        error: json::JsonError {
+                            offset: at + k,
+                            message: "text after a value".into(),
+                        },
                     }),
                 })
             }
@@ -356,15 +373,29 @@ pub fn value_run_up_to(
     }
 }
 
-/// The start of the first line after the one `at` is on that opens a value at its first
-/// column (or the end of the input).
-fn next_opening_line(bytes: &[u8], at: usize) -> usize {
-    let mut from = at;
-    while let Some(nl) = memchr::memchr(b'\n', &bytes[from..]) {
-        from += nl + 1;
-        if matches!(bytes.get(from), Some(b'{' | b'[')) {
-            return from;
+/// Where the next value after a broken one starting at `at` opens, as values written one
+/// after another do: at a line's first column (each value of `jq .` output, each event file
+/// joined); after a `}` or `]` that closes one, at the first column or, on one line (`cat` of
+/// files without a final line break), anywhere. Else the end of the input. (Values on one line
+/// are looked for on `at`'s line only; the next line starts over.)
+fn next_value(bytes: &[u8], at: usize, opener: bool) -> usize {
+    let opens = |b: Option<&u8>| matches!(b, Some(b'{' | b'['));
+    let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+    if !opener {
+        let joint = (at + 1..line_end.min(bytes.len()))
+            .find(|&k| matches!(bytes[k - 1], b'}' | b']') && opens(bytes.get(k)));
+        return joint.unwrap_or(line_end + 1);
+    }
+    let mut from = line_end;
+    while from < bytes.len() {
+        let start = from + 1;
+        if opens(bytes.get(start)) {
+            return start;
         }
+        if matches!(bytes.get(start), Some(b'}' | b']')) && opens(bytes.get(start + 1)) {
+            return start + 1;
+        }
+        from = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
     }
     bytes.len()
 }
@@ -672,9 +703,9 @@ mod tests {
         assert_eq!(turns(&pretty.concat()).len(), 3);
     }
 
-    /// A broken value among pretty-printed ones (a comma lost, a file cut off) is one error at
-    /// the break: reading goes on at the next line that opens a value at its first column, and
-    /// the values before and after it are read. On one line, the values before it are.
+    /// A broken value among pretty-printed ones (a comma lost, a file cut off) is one error, named
+    /// where the value starts: reading goes on at the next line that opens a value at its first
+    /// column, and the values before and after it are read. On one line, at the next `}{`.
     #[test]
     fn a_broken_value_among_others_costs_only_itself() {
         let pretty: Vec<String> = EVENTS
@@ -695,11 +726,12 @@ mod tests {
             assert_eq!(out.issues.len(), 1, "{broken}: {:?}", out.issues);
             let issue = &out.issues[0];
             assert_eq!(issue.severity, Severity::Error);
-            let line = src[..issue.span.start].lines().count();
-            // (The line after the one that lost its comma.)
+            // Named where the broken value starts, not where its parse failed.
+            let line = src[..issue.span.start].matches('\n').count() + 1;
             let before: usize = values[..broken].iter().map(|v| v.lines().count()).sum();
-            let want = before + values[broken][..comma].lines().count() + 1;
-            assert_eq!(line, want, "{broken}: {:?}", issue);
+            assert_eq!(line, before + 1, "{broken}: {:?}", issue);
+            let failed = before + values[broken][..comma].lines().count() + 1;
+            assert_eq!(src[..issue.span.end - 1].matches('\n').count() + 1, failed);
             assert_eq!(out.trajectories[0].turns.len(), 2, "{broken}");
         }
         // One pretty-printed document with text after it is that broken document, not a run.
@@ -716,11 +748,30 @@ mod tests {
             "{:?}",
             out.issues
         );
-        // Joined on one line: the values before the broken one.
+        // Joined on one line, the last cut off: the values before it, and the hint that the
+        // log may still be being written.
         let src = format!("{}{}{}\n", EVENTS[0], EVENTS[1], &EVENTS[2][..40]);
         let out = read(src.as_bytes(), None);
         assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert!(out.issues[0]
+            .message
+            .starts_with("the last value is cut off"));
         assert_eq!(out.trajectories[0].turns.len(), 2);
+        // One cut off in the middle: reading goes on where a `}` is followed by the next `{`.
+        let src = format!(
+            "{}{}{}{}\n",
+            EVENTS[0],
+            &EVENTS[1][..40],
+            EVENTS[2],
+            EVENTS[2]
+        );
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert_eq!(out.issues[0].span.start, EVENTS[0].len());
+        let last = src.len() - 1 - EVENTS[2].len();
+        let turns = &out.trajectories[0].turns;
+        assert_eq!(turns[0].span.start, 0);
+        assert!(turns.iter().any(|t| t.span.start >= last), "{turns:?}");
     }
 
     /// A line holding a value and then something that is not one stays a broken line.
