@@ -112,21 +112,35 @@ impl Input {
     }
 
     /// A directory's event files as read: in index order (the older app's are unpadded: "10"
-    /// before "2"); and `events/<n>.json` files that are not OpenHands events (the first of
-    /// them that parses is no V0 event) are files of their own.
+    /// before "2"); and `events/<n>.json` files that are not OpenHands events are files of their
+    /// own.
     fn settled(self) -> Vec<Input> {
         let Input::Events { pattern, mut files } = self else {
             return vec![self];
         };
         files.sort_by_key(|f| event_file(f).map(|(i, _)| i));
         let v0 = pattern.file_name().is_some_and(|n| n == "*.json");
-        // (A cut-off first file does not decide.)
-        let looks_v0 =
-            || {
-                files.iter().take(8).find_map(|f| {
-                    trajlint::formats::openhands::v0_event_in(&std::fs::read(f).ok()?)
-                }) == Some(true)
-            };
+        // The first of the first eight files that parses (its first MiB) decides; when none
+        // does (cut off, or longer), the keys an event holds appearing in the first one's head.
+        let head = |f: &PathBuf| {
+            let mut head = Vec::new();
+            std::fs::File::open(f)
+                .and_then(|f| f.take(1 << 20).read_to_end(&mut head))
+                .ok()
+                .map(|_| head)
+        };
+        let looks_v0 = || {
+            let parsed = files
+                .iter()
+                .take(8)
+                .find_map(|f| trajlint::formats::openhands::v0_event_in(&head(f)?));
+            parsed.unwrap_or_else(|| {
+                head(&files[0]).is_some_and(|head| {
+                    let has = |key: &[u8]| memchr::memmem::find(&head, key).is_some();
+                    has(b"\"source\"") && (has(b"\"action\"") || has(b"\"observation\""))
+                })
+            })
+        };
         if v0 && !looks_v0() {
             return files.into_iter().map(Input::Path).collect();
         }
