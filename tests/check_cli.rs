@@ -388,6 +388,12 @@ fn annotations(args: &[&str], dir: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The files `annotate` names for what it read of `path`, each as JSON.
+fn annotated_files(path: &str, dir: &Path) -> Vec<String> {
+    let all = annotations(&[path], dir);
+    all.iter().map(|a| a["file"].to_string()).collect()
+}
+
 /// An OpenHands conversation as the SDK persists it, one event per file (each written without a
 /// final line break), is one log: read as its files joined in name order, named by their
 /// pattern, its facts those of the same events kept one per line.
@@ -553,12 +559,8 @@ fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
     for i in 0..2 {
         std::fs::write(dir.join(format!("other/events/{i}.json")), chat).unwrap();
     }
-    let files: Vec<String> = annotations(&["other"], &dir)
-        .iter()
-        .map(|a| a["file"].to_string())
-        .collect();
     assert_eq!(
-        files,
+        annotated_files("other", &dir),
         [r#""other/events/0.json""#, r#""other/events/1.json""#]
     );
     // A cut-off first event does not split the conversation: the next file decides.
@@ -601,12 +603,8 @@ fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
         let path = dir.join(format!("mixed/events/event-{i:05}-a{i}.json"));
         std::fs::write(path, line).unwrap();
     }
-    let files: Vec<String> = annotations(&["mixed"], &dir)
-        .iter()
-        .map(|a| a["file"].to_string())
-        .collect();
     assert_eq!(
-        files,
+        annotated_files("mixed", &dir),
         [r#""mixed/events/*.json""#, r#""mixed/events/event-*.json""#]
     );
     let plan = trajlint(&["plan", "--budget", "1000", "mixed"], &dir, None);

@@ -219,12 +219,7 @@ fn scan_jsonl(
                     // (Named where the value starts: its parse may fail far into the next.)
                     let span = Span::new(b.start, (b.error.offset + 1).clamp(b.start, bytes.len()));
                     if b.error.offset >= bytes.trim_ascii_end().len() {
-                        out.issue(
-                            Severity::Error,
-                            span,
-                            format!("the last value is cut off: {}", b.error.message),
-                            Some("the log was probably still being written; everything before this value was read".into()),
-                        );
+                        cut_off(out, span, "value", &b.error.message);
                     } else {
                         out.error(
                             span,
@@ -255,18 +250,25 @@ fn scan_jsonl(
                         e.offset.min(content_end.saturating_sub(1)).max(start),
                         content_end,
                     );
-                    out.issue(
-                        Severity::Error,
-                        at,
-                        format!("the last line is cut off: {}", e.message),
-                        Some("the log was probably still being written; everything before this line was read".into()),
-                    );
+                    cut_off(out, at, "line", &e.message);
                 }
                 Err(e) => out.json_error(&e, "skipped a line that is not valid JSON"),
             }
         }
         start = end + 1;
     }
+}
+
+/// The last line or value of the input does not parse: the log was probably still being written.
+fn cut_off(out: &mut ReadOutput, span: Span, what: &str, message: &str) {
+    out.issue(
+        Severity::Error,
+        span,
+        format!("the last {what} is cut off: {message}"),
+        Some(format!(
+            "the log was probably still being written; everything before this {what} was read"
+        )),
+    );
 }
 
 /// JSON values written one after another rather than one per line, read from a line on.
@@ -382,7 +384,7 @@ fn next_value(bytes: &[u8], at: usize, opener: bool) -> usize {
     let opens = |b: Option<&u8>| matches!(b, Some(b'{' | b'['));
     let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
     if !opener {
-        let joint = (at + 1..line_end.min(bytes.len()))
+        let joint = (at + 1..line_end)
             .find(|&k| matches!(bytes[k - 1], b'}' | b']') && opens(bytes.get(k)));
         return joint.unwrap_or(line_end + 1);
     }
@@ -664,6 +666,17 @@ mod tests {
         r#"{"id":"e3","timestamp":"t","source":"environment","kind":"ObservationEvent","tool_name":"terminal","tool_call_id":"c1","action_id":"e2","observation":{"content":[{"type":"text","text":"1 failed"}],"exit_code":1}}"#,
     ];
 
+    /// Each of `EVENTS` pretty-printed, as `jq .` writes it.
+    fn pretty_events() -> Vec<String> {
+        EVENTS
+            .iter()
+            .map(|e| {
+                let v: serde_json::Value = serde_json::from_str(e).unwrap();
+                serde_json::to_string_pretty(&v).unwrap()
+            })
+            .collect()
+    }
+
     /// The text of each turn's span, and its role.
     fn turns(src: &str) -> Vec<(Role, String)> {
         let out = read(src.as_bytes(), None);
@@ -687,13 +700,7 @@ mod tests {
             [Role::User, Role::Assistant, Role::Tool]
         );
         assert_eq!(turns(&EVENTS.concat()), lines);
-        let pretty: Vec<String> = EVENTS
-            .iter()
-            .map(|e| {
-                let v: serde_json::Value = serde_json::from_str(e).unwrap();
-                serde_json::to_string_pretty(&v).unwrap()
-            })
-            .collect();
+        let pretty = pretty_events();
         let pretty_turns = turns(&pretty.join("\n"));
         assert_eq!(pretty_turns.len(), 3);
         for ((_, p), want) in pretty_turns.iter().zip(&pretty) {
@@ -708,13 +715,7 @@ mod tests {
     /// column, and the values before and after it are read. On one line, at the next `}{`.
     #[test]
     fn a_broken_value_among_others_costs_only_itself() {
-        let pretty: Vec<String> = EVENTS
-            .iter()
-            .map(|e| {
-                let v: serde_json::Value = serde_json::from_str(e).unwrap();
-                serde_json::to_string_pretty(&v).unwrap()
-            })
-            .collect();
+        let pretty = pretty_events();
         for broken in 0..3 {
             let mut values = pretty.clone();
             // A comma lost at the end of the first line that has one.
