@@ -64,9 +64,11 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
     let n = traj.turns.len();
     let mut ok: Vec<bool> = allowed.to_vec();
     ok.resize(n, false);
-    // Pairs (call turn, result turn). A pair must fall in one run: blocking one end blocks
-    // the other; repeat until stable (each round only blocks more, so this ends).
-    let pairs: Vec<(usize, usize)> = traj
+    // Each (call turn, result turn) pair as the turns it spans. A pair must fall in one run:
+    // a blocked turn inside it blocks both its ends, which may block more pairs in turn. Each
+    // turn is blocked once and each pair found once (`Spans`), so this is O((n + pairs) log n)
+    // however the blocks cascade (rounds over every pair were quadratic on staggered pairs).
+    let mut pairs: Vec<(usize, usize)> = traj
         .turns
         .iter()
         .enumerate()
@@ -74,27 +76,23 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
             turn.result
                 .as_ref()
                 .and_then(|r| r.call)
-                .map(|(c, _)| (c, t))
+                .map(|(c, _)| (c.min(t), c.max(t)))
         })
+        .filter(|&(_, last)| last < n)
         .collect();
-    loop {
-        let run = run_ids(&ok);
-        let mut changed = false;
-        for &(c, r) in &pairs {
-            if c >= n || r >= n {
-                continue;
-            }
-            if run[c] != run[r] || !ok[c] || !ok[r] {
-                for x in [c, r] {
-                    if ok[x] {
-                        ok[x] = false;
-                        changed = true;
-                    }
+    pairs.sort_unstable();
+    let mut spans = Spans::new(&pairs);
+    let mut blocked: Vec<usize> = (0..n).filter(|&t| !ok[t]).collect();
+    while let Some(x) = blocked.pop() {
+        let starting_by = pairs.partition_point(|&(first, _)| first <= x);
+        while let Some(k) = spans.take_reaching(starting_by, x) {
+            let (first, last) = pairs[k];
+            for end in [first, last] {
+                if ok[end] {
+                    ok[end] = false;
+                    blocked.push(end);
                 }
             }
-        }
-        if !changed {
-            break;
         }
     }
     let mut out = Vec::new();
@@ -115,21 +113,155 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
     out
 }
 
-/// For each turn, the id of the compactable run it is in (usize::MAX when not compactable).
-fn run_ids(ok: &[bool]) -> Vec<usize> {
-    let mut id = 0;
-    let mut prev = false;
-    ok.iter()
-        .map(|&o| {
-            if o && !prev {
-                id += 1;
+/// The pairs not yet blocked, sorted by first turn, as a max-tree over their last turns: which
+/// pair spans a turn is a walk down the tree, not a scan.
+struct Spans {
+    /// Leaves from `size`: each pair's last turn + 1 (0 once taken); inner nodes the max below.
+    reach: Vec<usize>,
+    size: usize,
+}
+
+impl Spans {
+    fn new(pairs: &[(usize, usize)]) -> Spans {
+        let size = pairs.len().next_power_of_two();
+        let mut reach = vec![0; 2 * size];
+        for (k, &(_, last)) in pairs.iter().enumerate() {
+            reach[size + k] = last + 1;
+        }
+        for node in (1..size).rev() {
+            reach[node] = reach[2 * node].max(reach[2 * node + 1]);
+        }
+        Spans { reach, size }
+    }
+
+    /// Takes out one pair among the first `before` whose last turn is at or after `x`, if any.
+    fn take_reaching(&mut self, before: usize, x: usize) -> Option<usize> {
+        let k = self.find(1, 0, self.size, before, x)?;
+        let mut node = self.size + k;
+        self.reach[node] = 0;
+        while node > 1 {
+            node /= 2;
+            self.reach[node] = self.reach[2 * node].max(self.reach[2 * node + 1]);
+        }
+        Some(k)
+    }
+
+    /// The leftmost pair below `node` (which covers pairs `from..to`) among the first `before`
+    /// whose last turn is at or after `x`.
+    fn find(&self, node: usize, from: usize, to: usize, before: usize, x: usize) -> Option<usize> {
+        if from >= before || self.reach[node] <= x {
+            return None;
+        }
+        if to - from == 1 {
+            return Some(from);
+        }
+        let mid = (from + to) / 2;
+        self.find(2 * node, from, mid, before, x)
+            .or_else(|| self.find(2 * node + 1, mid, to, before, x))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compactable_ranges;
+    use crate::model::{Format, Role, ToolResult, Trajectory, Turn};
+    use crate::source::Span;
+    use proptest::prelude::*;
+
+    /// `n` turns; each `(call, result)` makes turn `result` the result of a call in `call`.
+    fn log(n: usize, pairs: &[(usize, usize)]) -> Trajectory {
+        let mut traj = Trajectory::new(Format::Text, Span::new(0, 0));
+        traj.turns = (0..n)
+            .map(|_| Turn::new(Role::Assistant, Span::new(0, 0)))
+            .collect();
+        for &(call, result) in pairs {
+            traj.turns[result].role = Role::Tool;
+            traj.turns[result].result = Some(ToolResult {
+                call: Some((call, 0)),
+                ..ToolResult::default()
+            });
+        }
+        traj
+    }
+
+    /// The definition, worked out the slow way: block both ends of every pair that a blocked
+    /// turn splits or ends, until nothing changes; then the runs of what is left.
+    fn by_definition(n: usize, pairs: &[(usize, usize)], allowed: &[bool]) -> Vec<(usize, usize)> {
+        let mut ok = allowed.to_vec();
+        loop {
+            let mut changed = false;
+            for &(c, r) in pairs {
+                let (a, b) = (c.min(r), c.max(r));
+                if (a..=b).any(|t| !ok[t]) && (ok[c] || ok[r]) {
+                    ok[c] = false;
+                    ok[r] = false;
+                    changed = true;
+                }
             }
-            prev = o;
-            if o {
-                id
+            if !changed {
+                break;
+            }
+        }
+        let mut out = Vec::new();
+        let mut t = 0;
+        while t < n {
+            if ok[t] {
+                let s = t;
+                while t < n && ok[t] {
+                    t += 1;
+                }
+                out.push((s, t - 1));
             } else {
-                usize::MAX
+                t += 1;
             }
-        })
-        .collect()
+        }
+        out
+    }
+
+    #[test]
+    fn a_call_and_its_result_stay_together() {
+        // Calls in 1 and 4, results in 2 and 6; turn 5 is live.
+        let traj = log(8, &[(1, 2), (4, 6)]);
+        let mut allowed = vec![true; 8];
+        allowed[5] = false;
+        assert_eq!(compactable_ranges(&traj, &allowed), [(0, 3), (7, 7)]);
+        assert_eq!(compactable_ranges(&traj, &[true; 8]), [(0, 7)]);
+    }
+
+    #[test]
+    fn blocks_cascade_along_staggered_pairs() {
+        // Each call's result comes after the next call: one live turn at the start blocks every
+        // pair in turn, one at a time (quadratic when worked out in rounds over every pair).
+        let n = 200_001;
+        let pairs: Vec<(usize, usize)> = (0..(n - 3) / 2).map(|k| (2 * k + 1, 2 * k + 4)).collect();
+        let traj = log(n, &pairs);
+        let mut allowed = vec![true; n];
+        allowed[2] = false;
+        let ranges = compactable_ranges(&traj, &allowed);
+        // Left: the turns no pair ends at, 0 and the one after the last call; the even ones from
+        // 2 are results, the odd ones up to n - 4 calls, all blocked.
+        assert_eq!(ranges, [(0, 0), (n - 2, n - 2)]);
+    }
+
+    proptest! {
+        #[test]
+        fn ranges_are_the_definition_s(
+            n in 1usize..40,
+            raw in prop::collection::vec((0usize..40, 0usize..40), 0..30),
+            live in prop::collection::vec(0usize..40, 0..6),
+        ) {
+            let mut seen_result = vec![false; n];
+            let pairs: Vec<(usize, usize)> = raw
+                .into_iter()
+                .map(|(c, r)| (c % n, r % n))
+                .filter(|&(_, r)| !std::mem::replace(&mut seen_result[r], true))
+                .collect();
+            let mut allowed = vec![true; n];
+            for t in live {
+                allowed[t % n] = false;
+            }
+            let traj = log(n, &pairs);
+            prop_assert_eq!(compactable_ranges(&traj, &allowed), by_definition(n, &pairs, &allowed));
+        }
+    }
 }
