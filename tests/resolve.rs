@@ -4066,3 +4066,24 @@ fn checking_a_report_is_not_delivered_by_writing_one() {
     let a = analyse(turns("I will share the plan breakdown next."));
     assert_eq!(commitment_links(&a), [(1, Status::Discharged, Some(3))]);
 }
+
+/// What a reference claims is a range of its own segment: an assistant message of two text
+/// parts finds "the previous X" at the start of each (the second was lost while a claim in the
+/// first part blocked the same offsets in the second).
+#[test]
+fn each_text_part_of_a_message_has_its_own_references() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Run the build and then print the log."},
+        {"role": "assistant", "content": null, "tool_calls": [bash("c1", "make build")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "error: missing semicolon in main.c"},
+        {"role": "assistant", "content": [
+            {"type": "text", "text": "The previous error is in main.c."},
+            {"type": "text", "text": "The previous output named the line."}
+        ]}
+    ]));
+    let texts: Vec<&str> = turns_and_texts(&a, &[Subkind::Anaphoric])
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(texts, ["The previous error", "The previous output"]);
+}

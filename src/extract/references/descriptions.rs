@@ -150,10 +150,10 @@ impl Reader<'_> {
                         &vis.nearby(),
                     );
                 } else if lex.file_nouns.contains(&lower)
-                    && !t[..s].contains('`')
+                    && seg.first_backtick.is_none_or(|k| k >= s)
                     && !seg.code_before(s)
                     && !seg.file_before(s)
-                    && !tokens(&t[..s]).any(|(_, w)| stem(w) == stem(noun))
+                    && !seg.said.before(s, noun, true)
                 {
                     let ante = vis.or_previous(vis.noun_last.get(&stem(noun)).copied());
                     found.push(Subkind::Anaphoric, text, s, e, ante, &vis.nearby());
@@ -191,7 +191,7 @@ impl Reader<'_> {
                 // request, so "that" needs the same word, not just the same stem).
                 let near = matches!(demonstrative.as_deref(), Some("this" | "these"));
                 // ("aider/io.py\n\nThis file contains …": the turn named the file.)
-                if said_before(&t[..s], noun, near)
+                if seg.said.before(s, noun, near)
                     || near && lex.file_nouns.contains(&noun.to_lowercase()) && seg.file_before(s)
                 {
                     continue;
@@ -409,7 +409,7 @@ const CLAUSE_VERBS: &[&str] = &[
 /// "each of these trails", "both of those files": the noun after the demonstrative that ends
 /// `phrase` was said earlier in the turn (`said_before`), or a colon after it opens the list it
 /// means ("each of these bars: A, B"), so the phrase points inside the turn.
-pub(super) fn points_inside_turn(phrase: &str, t: &str, s: usize, e: usize) -> bool {
+pub(super) fn points_inside_turn(phrase: &str, t: &str, said: &Said, s: usize, e: usize) -> bool {
     let last = phrase.rsplit(' ').next().unwrap_or("").to_ascii_lowercase();
     if !matches!(last.as_str(), "these" | "those") || !t[e..].starts_with(' ') {
         return false;
@@ -421,18 +421,44 @@ pub(super) fn points_inside_turn(phrase: &str, t: &str, s: usize, e: usize) -> b
     else {
         return false;
     };
-    t[e + k + noun.len()..].starts_with(':') || said_before(&t[..s], noun, last == "these")
+    t[e + k + noun.len()..].starts_with(':') || said.before(s, noun, last == "these")
 }
 
-/// Whether `before` says `noun` as a demonstrative before it would point back at: its stem after
-/// "this"/"these" (`near`), the word itself after "that"/"those", which may point further back
-/// ("the API throttles requests… I'll repeat that request").
-fn said_before(before: &str, noun: &str, near: bool) -> bool {
-    let noun_stem = near.then(|| stem(noun));
-    tokens(before).any(|(_, w)| match &noun_stem {
-        Some(n) => stem(w) == *n,
-        None => w.eq_ignore_ascii_case(noun),
-    })
+/// Where each word of a text first ends, as written (ASCII case folded) and as a stem, worked
+/// out on first use: whether the text says a word before an offset is then a lookup, not a scan
+/// of everything before it (which was quadratic in a long message of many "those results").
+pub(super) struct Said<'a> {
+    text: &'a str,
+    first_end: std::cell::OnceCell<(HashMap<String, usize>, HashMap<String, usize>)>,
+}
+
+impl<'a> Said<'a> {
+    pub(super) fn new(text: &'a str) -> Said<'a> {
+        Said {
+            text,
+            first_end: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Whether the text says `noun` before `at`, as a demonstrative before it would point
+    /// back at: its stem after "this"/"these" (`near`), the word itself after "that"/"those",
+    /// which may point further back ("the API throttles requests… I'll repeat that request").
+    pub(super) fn before(&self, at: usize, noun: &str, near: bool) -> bool {
+        let (words, stems) = self.first_end.get_or_init(|| {
+            let (mut words, mut stems) = (HashMap::default(), HashMap::default());
+            for (k, w) in tokens(self.text) {
+                words.entry(w.to_ascii_lowercase()).or_insert(k + w.len());
+                stems.entry(stem(w)).or_insert(k + w.len());
+            }
+            (words, stems)
+        });
+        let end = if near {
+            stems.get(&stem(noun))
+        } else {
+            words.get(&noun.to_ascii_lowercase())
+        };
+        end.is_some_and(|&end| end <= at)
+    }
 }
 
 /// What "the original X" calls the task a log starts from.
@@ -546,6 +572,30 @@ fn said_in_an_earlier_turn(traj: &Trajectory, i: usize, stem: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whether a word is said before an offset answers as a scan of the text before it does,
+        /// at an offset where a match of the lexicon's patterns can start (an ASCII word
+        /// boundary: no ASCII letter, digit or underscore before it).
+        #[test]
+        fn said_before_answers_as_a_scan_would(
+            text in "(results?|Results|result_x|é|ran|running|runs|[ .,\n]){0,30}",
+            at in 0usize..200,
+            noun in "(result|results|run|Runs|running)",
+            near in any::<bool>(),
+        ) {
+            let mut at = crate::text::floor_boundary(&text, at.min(text.len()));
+            while text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                at -= 1;
+            }
+            let scan = tokens(&text[..at]).any(|(_, w)| {
+                if near { stem(w) == stem(&noun) } else { w.eq_ignore_ascii_case(&noun) }
+            });
+            prop_assert_eq!(Said::new(&text).before(at, &noun, near), scan);
+        }
+    }
+
     use super::*;
 
     #[test]
@@ -570,7 +620,7 @@ mod tests {
     fn a_quantifier_over_things_the_turn_names_points_inside_it() {
         let inside = |t: &str, phrase: &str| {
             let s = t.find(phrase).unwrap();
-            points_inside_turn(phrase, t, s, s + phrase.len())
+            points_inside_turn(phrase, t, &Said::new(t), s, s + phrase.len())
         };
         let t = "Search for trails with 1,000 reviews. Verify the rating of each of these trails.";
         assert!(inside(t, "each of these"));

@@ -15,7 +15,6 @@ use super::words::{is_stopword, sentences, stem, strip_prefix_ci, tokens, Senten
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::markdown::{is_fence_line, Fence};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
-use crate::source::Span;
 use crate::text::{ceil_boundary, floor_boundary, Text};
 // Words and ids are hashed once per token of every turn: a fast hash.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -357,14 +356,59 @@ fn bind(f: &mut Fact, traj: &Trajectory, antecedent: Option<usize>, others: &[Op
 struct Found<'a> {
     turn: usize,
     traj: &'a Trajectory,
-    claimed: Vec<Span>,
+    claimed: Claimed,
     facts: &'a mut Vec<Fact>,
+}
+
+/// The bytes references have claimed, as disjoint ranges by start: a question about a byte or a
+/// range is a lookup, not a scan of every reference found so far (quadratic in a message of
+/// thousands of them).
+#[derive(Default)]
+struct Claimed(std::collections::BTreeMap<usize, usize>);
+
+impl Claimed {
+    /// Claims `[s, e)`, merged with the ranges it overlaps.
+    fn add(&mut self, mut s: usize, mut e: usize) {
+        if s >= e {
+            return;
+        }
+        if let Some((&ps, &pe)) = self.0.range(..=s).next_back() {
+            if pe > s {
+                self.0.remove(&ps);
+                (s, e) = (ps, e.max(pe));
+            }
+        }
+        while let Some((&ns, &ne)) = self.0.range(s..).next() {
+            if ns >= e {
+                break;
+            }
+            self.0.remove(&ns);
+            e = e.max(ne);
+        }
+        self.0.insert(s, e);
+    }
+
+    /// Whether a claimed range holds the byte at `at`.
+    fn holds(&self, at: usize) -> bool {
+        self.0
+            .range(..=at)
+            .next_back()
+            .is_some_and(|(_, &e)| at < e)
+    }
+
+    /// Whether a claimed range overlaps `[s, e)`.
+    fn overlaps(&self, s: usize, e: usize) -> bool {
+        self.0
+            .range(..e)
+            .next_back()
+            .is_some_and(|(_, &end)| s < end)
+    }
 }
 
 impl Found<'_> {
     /// Whether a reference already found holds the byte at `at`.
     fn claims(&self, at: usize) -> bool {
-        self.claimed.iter().any(|c| c.start <= at && at < c.end)
+        self.claimed.holds(at)
     }
 
     /// Records the reference at `text[s..e]`, bound as `bind` says.
@@ -379,7 +423,7 @@ impl Found<'_> {
     ) {
         let mut f = fact_at(subkind, self.turn, text, s, e);
         bind(&mut f, self.traj, antecedent, others);
-        self.claimed.push(Span::new(s, e));
+        self.claimed.add(s, e);
         self.facts.push(f);
     }
 }
@@ -422,12 +466,15 @@ struct Segment<'a> {
     /// What the turn's other segments show (a reader may give each paragraph of a message a
     /// segment of its own, as Aider's does).
     around: Around,
-    /// Where the segment's first "```" and its first file name start.
+    /// Where the segment's first "```", its first backtick and its first file name start.
     first_code: Option<usize>,
+    first_backtick: Option<usize>,
     first_file: Option<usize>,
     /// Where each list item ends, in order: whether two come before an offset is a binary
     /// search, not a scan per match.
     item_ends: Vec<usize>,
+    /// Which words the segment says where (`Said::before`).
+    said: descriptions::Said<'a>,
 }
 
 impl<'a> Segment<'a> {
@@ -469,7 +516,9 @@ impl<'a> Segment<'a> {
             code_end,
             around,
             first_code: t.find("```"),
+            first_backtick: memchr::memchr(b'`', t.as_bytes()),
             first_file: first_file_name(t),
+            said: descriptions::Said::new(t),
             item_ends,
         }
     }
@@ -528,7 +577,7 @@ impl Reader<'_> {
         let mut found = Found {
             turn: self.i,
             traj: self.traj,
-            claimed: Vec::new(),
+            claimed: Claimed::default(),
             facts,
         };
         // What the segments so far show (a reader may cut one block of code into several
@@ -560,6 +609,8 @@ impl Reader<'_> {
                 .get(index + 1)
                 .is_some_and(|(n, _)| opens_with_shown(&n.text.text));
             let seg = Segment::new(index, &seg.text, around);
+            // (What a reference claims is a range of its own segment's text.)
+            found.claimed = Claimed::default();
             if let Some((_, after)) = fence_steps(&seg.text.text, around.fence).last() {
                 around.fence = after;
                 around.code_before = true;
@@ -788,5 +839,34 @@ fn remember(
         }
         Role::Tool => vis.last_result = Some(i),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Claimed;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Claimed ranges answer as the list of every range claimed would.
+        #[test]
+        fn claimed_ranges_answer_as_a_list_would(
+            ranges in prop::collection::vec((0usize..60, 0usize..12), 0..25),
+            probes in prop::collection::vec((0usize..70, 0usize..12), 1..20),
+        ) {
+            let mut claimed = Claimed::default();
+            let mut list = Vec::new();
+            for (s, len) in ranges {
+                claimed.add(s, s + len);
+                list.push((s, s + len));
+            }
+            for (at, len) in probes {
+                let holds = list.iter().any(|&(s, e)| s <= at && at < e);
+                prop_assert_eq!(claimed.holds(at), holds);
+                // (An empty range overlaps nothing.)
+                let overlaps = list.iter().any(|&(s, e)| s < e && s < at + len && at < e);
+                prop_assert_eq!(claimed.overlaps(at, at + len), overlaps);
+            }
+        }
     }
 }

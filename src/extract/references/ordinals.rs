@@ -63,7 +63,7 @@ impl Reader<'_> {
             let phrase = &t[s..e];
             // "Verify the rating of each of these trails" after the turn named the trails: the
             // demonstrative points inside the turn, as "these trails" alone does.
-            if points_inside_turn(phrase, t, s, e) {
+            if points_inside_turn(phrase, t, &seg.said, s, e) {
                 continue;
             }
             let ordinal_word = phrase.split_whitespace().nth(1).unwrap_or("");

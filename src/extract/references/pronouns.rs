@@ -66,7 +66,7 @@ impl Reader<'_> {
                 });
             if let Some((ps, pe)) = hit {
                 let (as_, ae) = (s.start + ps, s.start + pe);
-                if !found.claimed.iter().any(|c| c.start < ae && as_ < c.end) {
+                if !found.claimed.overlaps(as_, ae) {
                     let ae = t[as_..ae]
                         .trim_end_matches(|c: char| !c.is_alphanumeric())
                         .len()
