@@ -10,6 +10,7 @@ use crate::extract::calls::Calls;
 use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{families_of, narrated_action, todo_items, todo_key, DELIVERED};
+use crate::extract::references::identifiers;
 use crate::extract::words::{call_terms, sentences, stem, strip_prefix_ci, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory, Turn};
@@ -70,15 +71,23 @@ pub fn resolve(
         opener: assistant_turns().next().map(|(k, _)| k),
         final_turn: assistant_turns().next_back().map(|(k, _)| k),
     };
+    let mut next_compaction = 0;
+    let mut frozen_by_resets = 0;
     for t in 0..now {
         let turn = &traj.turns[t];
         // A compaction is a "now" of its own for the turns it replaced: what was pending then
         // stays as it was (the agent no longer sees those turns).
         if matches!(turn.event, Some(EventKind::Compaction { .. })) {
+            // (The compactions are in turn order: a cursor finds this one.)
+            while next_compaction < traj.compactions.len()
+                && traj.compactions[next_compaction].turn < t
+            {
+                next_compaction += 1;
+            }
             let (a, b) = traj
                 .compactions
-                .iter()
-                .find(|c| c.turn == t)
+                .get(next_compaction)
+                .filter(|c| c.turn == t)
                 .map_or((0, t), |c| c.replaced);
             let from = facts.partition_point(|f| f.turn < a);
             let to = facts.partition_point(|f| f.turn <= b);
@@ -88,11 +97,13 @@ pub fn resolve(
             fresh_nulls.retain(|&id| !pending.frozen[id]);
         }
         // A reset starts an empty context: nothing before it is resolved by what follows.
+        // (Each fact is frozen here once: the facts before an earlier reset already are.)
         if turn.event.as_ref().is_some_and(EventKind::resets_context) {
             let to = facts.partition_point(|f| f.turn < t);
-            for id in 0..to {
+            for id in frozen_by_resets..to {
                 pending.frozen[id] = true;
             }
+            frozen_by_resets = frozen_by_resets.max(to);
             fresh_nulls.clear();
         }
         // 1. This turn resolves what came before it.
@@ -126,7 +137,8 @@ pub fn resolve(
         if turn.role == Role::Assistant && !pending.unanswered.is_empty() {
             let ids = std::mem::take(&mut pending.unanswered);
             if let Some(link) = dropping_sentence(turn, t, lex) {
-                pending.awaited.retain(|(_, id)| !ids.contains(id));
+                let dropped: HashSet<usize> = ids.iter().copied().collect();
+                pending.awaited.retain(|(_, id)| !dropped.contains(id));
                 pending.resolve_all(&ids, facts, link);
             }
         }
@@ -196,6 +208,10 @@ struct Pending {
     by_term: HashMap<String, Vec<usize>>,
     by_tool: HashMap<String, Vec<usize>>,
     by_todo: HashMap<String, Vec<usize>>,
+    /// Items of an issue tracker opened from the shell (`bd update X --status in_progress`),
+    /// by id: a command closing an id looks it up (scanning every item per command was
+    /// quadratic, and matched `PRJ-1` inside `bd close PRJ-12`).
+    by_tracker: HashMap<String, Vec<usize>>,
     /// Obligations handed to a participant, by its name.
     by_agent: HashMap<String, Vec<usize>>,
     /// Deferrals a harness notice left, with what the call that takes them up names.
@@ -227,8 +243,14 @@ impl Pending {
                 self.by_tool.entry(THE_MODEL.into()).or_default().push(id);
             }
         }
-        if let Some(k) = &f.todo_key {
-            self.by_todo.entry(k.clone()).or_default().push(id);
+        match f
+            .todo_key
+            .as_deref()
+            .map(|k| k.strip_prefix("tracker:").ok_or(k))
+        {
+            Some(Ok(item)) => self.by_tracker.entry(item.into()).or_default().push(id),
+            Some(Err(k)) => self.by_todo.entry(k.into()).or_default().push(id),
+            None => {}
         }
     }
 
@@ -359,6 +381,8 @@ fn fits(action: Option<&str>, kind: CallKind, call_families: &HashSet<&str>) -> 
 /// For each null result whose call turn made other calls with null results: the words a
 /// sibling's output shows and its own does not. Such a word names the sibling (`cat
 /// CHANGELOG.md` printed "CHANGELOG.md: No such file"; the `git log` cancelled with it did not).
+/// A batch of many calls compares each result with the `SIBLINGS` nearest on either side only:
+/// every pair of a thousand-call batch was a million comparisons and as many words kept.
 fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<String>> {
     let mut by_call: HashMap<usize, Vec<usize>> = HashMap::default();
     for (id, f) in facts.iter().enumerate() {
@@ -377,7 +401,8 @@ fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<St
     for group in by_call.values().filter(|g| g.len() > 1) {
         let outputs: Vec<String> = group.iter().map(|&id| output(facts[id].turn)).collect();
         for (k, &a) in group.iter().enumerate() {
-            for (j, &b) in group.iter().enumerate() {
+            let near = k.saturating_sub(SIBLINGS)..(k + SIBLINGS + 1).min(group.len());
+            for (j, &b) in group.iter().enumerate().take(near.end).skip(near.start) {
                 if facts[b].turn == facts[a].turn {
                     continue;
                 }
@@ -396,6 +421,9 @@ fn sibling_terms(traj: &Trajectory, facts: &[Fact]) -> HashMap<usize, HashSet<St
     }
     out
 }
+
+/// How many null results of one batch of calls on either side a result is compared with.
+const SIBLINGS: usize = 16;
 
 /// The one participant other than the speaker that an obligation's text names ("1.
 /// **HawaiiRealEstate_Expert:** Please gather the sales data", "initiating it with WebSurfer").
@@ -582,17 +610,11 @@ fn resolve_with_calls(
         // Tracker commands closing an item opened earlier.
         if let Some(cmd) = &info.command {
             if lex.tracker_close.is_match(cmd) && !lex.tracker_open.is_match(cmd) {
-                for (key, ids) in pending.by_todo.iter_mut() {
-                    let Some(item) = key.strip_prefix("tracker:") else {
-                        continue;
-                    };
-                    if cmd.contains(item) {
-                        for &id in ids.iter() {
-                            if facts[id].turn < t && !pending.frozen[id] {
-                                resolved(&mut facts[id], link);
-                            }
+                for (s, e) in identifiers(cmd, lex) {
+                    for id in pending.by_tracker.remove(&cmd[s..e]).unwrap_or_default() {
+                        if facts[id].turn < t && !pending.frozen[id] {
+                            resolved(&mut facts[id], link);
                         }
-                        ids.clear();
                     }
                 }
             }
@@ -605,11 +627,7 @@ fn resolve_with_calls(
                 .iter()
                 .map(|i| (todo_key(&i.content), i.status.clone()))
                 .collect();
-            for (key, ids) in pending
-                .by_todo
-                .iter_mut()
-                .filter(|(k, _)| !k.starts_with("tracker:"))
-            {
+            for (key, ids) in pending.by_todo.iter_mut() {
                 let done = match listed.get(key) {
                     Some(status) => status == "completed" || status == "cancelled",
                     None => !items.is_empty(), // dropped from the list

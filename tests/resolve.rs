@@ -4087,3 +4087,35 @@ fn each_text_part_of_a_message_has_its_own_references() {
         .collect();
     assert_eq!(texts, ["The previous error", "The previous output"]);
 }
+
+/// A tracker item opened from the shell is closed by a command naming its id, not one whose id
+/// merely starts with it (`bd close spotter-x.12` leaves `spotter-x.1` open), and a command
+/// closing two ids closes both.
+#[test]
+fn closing_a_tracker_item_names_its_whole_id() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Work through the tracker."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c1", "bd update spotter-x.1 --status in_progress")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Updated"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c2", "bd update spotter-x.2 --status in_progress")]},
+        {"role": "tool", "tool_call_id": "c2", "content": "Updated"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c3", "bd update spotter-x.3 --status in_progress")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "Updated"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c4", "bd close spotter-x.12")]},
+        {"role": "tool", "tool_call_id": "c4", "content": "Closed"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c5", "bd close spotter-x.2 spotter-x.3")]},
+        {"role": "tool", "tool_call_id": "c5", "content": "Closed"},
+    ]));
+    let steps: Vec<(usize, Status, Option<usize>)> = of_kind(&a, &[Subkind::PlanStep])
+        .into_iter()
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (1, Status::Open, None),
+            (3, Status::Discharged, Some(9)),
+            (5, Status::Discharged, Some(9))
+        ]
+    );
+}
