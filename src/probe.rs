@@ -121,18 +121,59 @@ fn is_identifier(word: &str) -> bool {
 /// replaced turns, so the second kind only arises for candidate spans.
 pub fn live_facts(traj: &Trajectory, facts: &[Fact], first: usize, last: usize) -> Vec<usize> {
     let _ = traj;
-    let inside = |t: usize| first <= t && t <= last;
-    facts
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| {
-            (inside(f.turn) && f.status.is_live())
-                || (f.kind() == FactKind::Reference
-                    && f.turn > last
-                    && referent_turns(f).any(inside))
-        })
-        .map(|(i, _)| i)
-        .collect()
+    LiveFacts::new(facts).of(facts, first, last)
+}
+
+/// The facts by the turns that make them live (`live_facts`), worked out once: each span asked
+/// about costs what it holds, not a pass over every fact (a log of many compactions was
+/// quadratic).
+pub struct LiveFacts {
+    /// (turn, id) of each fact with a live status, by turn.
+    live: Vec<(usize, usize)>,
+    /// (turn pointed at, id) of each reference's antecedent and candidates, by turn.
+    pointed_at: Vec<(usize, usize)>,
+}
+
+impl LiveFacts {
+    pub fn new(facts: &[Fact]) -> LiveFacts {
+        let mut live: Vec<(usize, usize)> = facts
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.status.is_live())
+            .map(|(id, f)| (f.turn, id))
+            .collect();
+        let mut pointed_at: Vec<(usize, usize)> = facts
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind() == FactKind::Reference)
+            .flat_map(|(id, f)| referent_turns(f).map(move |t| (t, id)))
+            .collect();
+        live.sort_unstable();
+        pointed_at.sort_unstable();
+        LiveFacts { live, pointed_at }
+    }
+
+    /// `live_facts` of `first..=last`.
+    pub fn of(&self, facts: &[Fact], first: usize, last: usize) -> Vec<usize> {
+        let within = |v: &[(usize, usize)]| {
+            let from = v.partition_point(|&(t, _)| t < first);
+            let to = v.partition_point(|&(t, _)| t <= last);
+            from.min(to)..to
+        };
+        let mut ids: Vec<usize> = self.live[within(&self.live)]
+            .iter()
+            .map(|&(_, id)| id)
+            .chain(
+                self.pointed_at[within(&self.pointed_at)]
+                    .iter()
+                    .map(|&(_, id)| id)
+                    .filter(|&id| facts[id].turn > last),
+            )
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
 }
 
 /// The turns a reference may point at: its antecedent and its candidates.
@@ -520,6 +561,18 @@ pub fn probe_span(
     lex: &Lexicon,
 ) -> ProbeReport {
     let ids = live_facts(traj, facts, first, last);
+    probe_facts(traj, facts, ids, (first, last), summary, lex)
+}
+
+/// Probes `summary` against the facts `ids`, the live facts of turns `first..=last`.
+fn probe_facts(
+    traj: &Trajectory,
+    facts: &[Fact],
+    ids: Vec<usize>,
+    (first, last): (usize, usize),
+    summary: &Summary,
+    lex: &Lexicon,
+) -> ProbeReport {
     let checked: Vec<FactCheck> = ids
         .iter()
         .map(|&id| {
@@ -562,13 +615,24 @@ pub fn check_compaction(
     compaction: &Compaction,
     lex: &Lexicon,
 ) -> ProbeReport {
+    check_compaction_with(traj, facts, &LiveFacts::new(facts), compaction, lex)
+}
+
+/// `check_compaction`, with the facts' index worked out once for all of a log's compactions.
+fn check_compaction_with(
+    traj: &Trajectory,
+    facts: &[Fact],
+    live: &LiveFacts,
+    compaction: &Compaction,
+    lex: &Lexicon,
+) -> ProbeReport {
     let (first, last) = compaction.replaced;
+    let ids = live.of(facts, first, last);
     let text = match compaction.summary_turn {
         Some(t) if !compaction.opaque => summary_text(traj, t),
         _ => String::new(),
     };
     if text.trim().is_empty() {
-        let ids = live_facts(traj, facts, first, last);
         let why = if compaction.opaque {
             "dropped: the summary is not readable (opaque), so nothing can be shown carried"
         } else {
@@ -593,16 +657,20 @@ pub fn check_compaction(
         };
     }
     let summary = Summary::new(&text, lex);
-    let mut report = probe_span(traj, facts, first, last, &summary, lex);
+    let mut report = probe_facts(traj, facts, ids, (first, last), &summary, lex);
     report.summary_turn = compaction.summary_turn;
     report
 }
 
 /// Probes every compaction of the trajectory, in order.
 pub fn check_compactions(traj: &Trajectory, facts: &[Fact], lex: &Lexicon) -> Vec<ProbeReport> {
+    if traj.compactions.is_empty() {
+        return Vec::new();
+    }
+    let live = LiveFacts::new(facts);
     traj.compactions
         .iter()
-        .map(|c| check_compaction(traj, facts, c, lex))
+        .map(|c| check_compaction_with(traj, facts, &live, c, lex))
         .collect()
 }
 
@@ -1030,6 +1098,51 @@ fn antecedent_terms(traj: &Trajectory, turn: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+
+    proptest::proptest! {
+        /// The index answers as the definition, read over every fact, does.
+        #[test]
+        fn live_facts_by_index_are_the_definition_s(
+            raw in proptest::collection::vec(
+                (0usize..20, 0usize..10, proptest::option::of(0usize..20),
+                 proptest::collection::vec(0usize..20, 0..3)),
+                0..30,
+            ),
+            first in 0usize..20,
+            len in 0usize..8,
+        ) {
+            use crate::extract::{Fact, Status, Subkind, Link};
+            use crate::source::Span;
+            let kinds = [Subkind::SelfCommitment, Subkind::NotFound, Subkind::Anaphoric, Subkind::Pronoun];
+            let statuses = [Status::Open, Status::Discharged, Status::Unincorporated,
+                Status::Incorporated, Status::Bound, Status::Unbound];
+            let mut facts: Vec<Fact> = raw
+                .into_iter()
+                .map(|(turn, k, antecedent, candidates)| {
+                    let mut f = Fact::new(kinds[k % 4], turn, Span::new(0, 0), String::new());
+                    f.status = statuses[k % 6];
+                    f.antecedent = antecedent.map(|turn| Link { turn, bytes: Span::new(0, 0) });
+                    f.candidates = candidates;
+                    f
+                })
+                .collect();
+            facts.sort_by_key(|f| f.turn);
+            let last = first + len;
+            let inside = |t: usize| first <= t && t <= last;
+            let by_definition: Vec<usize> = facts
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| {
+                    inside(f.turn) && f.status.is_live()
+                        || f.kind() == crate::extract::FactKind::Reference
+                            && f.turn > last
+                            && super::referent_turns(f).any(inside)
+                })
+                .map(|(id, _)| id)
+                .collect();
+            proptest::prop_assert_eq!(super::LiveFacts::new(&facts).of(&facts, first, last), by_definition);
+        }
+    }
     use super::*;
     use crate::source::Span;
 
