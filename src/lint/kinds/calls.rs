@@ -47,12 +47,18 @@ fn path_of(call: &ToolCall) -> Option<String> {
         .filter(|p| p.starts_with('/'))
 }
 
-/// The directories holding a path: `/a/b/c` → `/a/b`, `/a`.
+/// The directories holding a path: `/a/b/c` → `/a`, `/a/b`; the `MAX_DEPTH` outermost only (a
+/// write keeps each of them as a key: a path thousands of directories deep made each write cost
+/// its depth times its length).
 fn ancestors(p: &str) -> impl Iterator<Item = &str> {
     p.match_indices('/')
         .map(|(i, _)| &p[..i])
         .filter(|a| !a.is_empty())
+        .take(MAX_DEPTH)
 }
+
+/// How many directories deep `ancestors` looks: far past any real project's tree.
+const MAX_DEPTH: usize = 64;
 
 /// Arguments in a canonical form: JSON objects with sorted keys, less `ignore`d top-level keys,
 /// strings with their whitespace collapsed; a command line with its whitespace collapsed.
@@ -208,5 +214,8 @@ mod tests {
     fn ancestors_of_a_path() {
         assert_eq!(ancestors("/a/b/c").collect::<Vec<_>>(), vec!["/a", "/a/b"]);
         assert_eq!(ancestors("/a").count(), 0);
+        let deep = "/d".repeat(1000);
+        assert_eq!(ancestors(&deep).count(), super::MAX_DEPTH);
+        assert_eq!(ancestors(&deep).last(), Some(&deep[..2 * super::MAX_DEPTH]));
     }
 }
