@@ -889,11 +889,17 @@ fn resolve_with_prose(
     let mut first_sentences_with_cue: Option<Link> = None;
     // The failures waiting when this turn starts: a change of course follows the last one only
     // if no sentence of the turn records another (then it is about that one).
-    let waiting: Vec<usize> = fresh_nulls
-        .iter()
-        .copied()
-        .filter(|&id| facts[id].resolved_by.is_none())
-        .collect();
+    // (Asked of an assistant's turn only: a user's many messages in a row do not each go over
+    // the failures waiting.)
+    let waiting: Vec<usize> = if assistant {
+        fresh_nulls
+            .iter()
+            .copied()
+            .filter(|&id| facts[id].resolved_by.is_none())
+            .collect()
+    } else {
+        Vec::new()
+    };
     for seg in turn
         .segments
         .iter()
