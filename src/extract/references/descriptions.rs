@@ -424,19 +424,47 @@ pub(super) fn points_inside_turn(phrase: &str, t: &str, said: &Said, s: usize, e
     t[e + k + noun.len()..].starts_with(':') || said.before(s, noun, last == "these")
 }
 
-/// Where each word of a text first ends, as written (ASCII case folded) and as a stem, worked
-/// out on first use: whether the text says a word before an offset is then a lookup, not a scan
-/// of everything before it (which was quadratic in a long message of many "those results").
+/// Where each word of a text first ends, as written (ASCII case folded) and as a stem, read
+/// once and only as far as asked: whether the text says a word before an offset is then a
+/// lookup, not a scan of everything before it (which was quadratic in a long message of many
+/// "those results").
 pub(super) struct Said<'a> {
     text: &'a str,
-    first_end: std::cell::OnceCell<(HashMap<String, usize>, HashMap<String, usize>)>,
+    words: std::cell::RefCell<FirstEnds>,
+    stems: std::cell::RefCell<FirstEnds>,
+}
+
+/// The words (or stems) of a text read so far, and where each first ends.
+#[derive(Default)]
+struct FirstEnds {
+    first_end: HashMap<String, usize>,
+    /// Where reading stopped: the end of a word (or 0).
+    read_to: usize,
+}
+
+impl FirstEnds {
+    /// Reads the words of `text` that end by `at`, keyed by `key`, and tells where `word`'s
+    /// key first ends, if by `at`.
+    fn says(&mut self, text: &str, at: usize, word: &str, key: impl Fn(&str) -> String) -> bool {
+        let from = self.read_to;
+        for (k, w) in tokens(&text[from..]) {
+            let end = from + k + w.len();
+            if end > at {
+                break;
+            }
+            self.first_end.entry(key(w)).or_insert(end);
+            self.read_to = end;
+        }
+        self.first_end.get(&key(word)).is_some_and(|&end| end <= at)
+    }
 }
 
 impl<'a> Said<'a> {
     pub(super) fn new(text: &'a str) -> Said<'a> {
         Said {
             text,
-            first_end: std::cell::OnceCell::new(),
+            words: Default::default(),
+            stems: Default::default(),
         }
     }
 
@@ -444,20 +472,13 @@ impl<'a> Said<'a> {
     /// back at: its stem after "this"/"these" (`near`), the word itself after "that"/"those",
     /// which may point further back ("the API throttles requests… I'll repeat that request").
     pub(super) fn before(&self, at: usize, noun: &str, near: bool) -> bool {
-        let (words, stems) = self.first_end.get_or_init(|| {
-            let (mut words, mut stems) = (HashMap::default(), HashMap::default());
-            for (k, w) in tokens(self.text) {
-                words.entry(w.to_ascii_lowercase()).or_insert(k + w.len());
-                stems.entry(stem(w)).or_insert(k + w.len());
-            }
-            (words, stems)
-        });
-        let end = if near {
-            stems.get(&stem(noun))
+        if near {
+            self.stems.borrow_mut().says(self.text, at, noun, stem)
         } else {
-            words.get(&noun.to_ascii_lowercase())
-        };
-        end.is_some_and(|&end| end <= at)
+            self.words
+                .borrow_mut()
+                .says(self.text, at, noun, str::to_ascii_lowercase)
+        }
     }
 }
 
@@ -580,19 +601,22 @@ mod tests {
         /// boundary: no ASCII letter, digit or underscore before it).
         #[test]
         fn said_before_answers_as_a_scan_would(
-            text in "(results?|Results|result_x|é|ran|running|runs|[ .,\n]){0,30}",
-            at in 0usize..200,
-            noun in "(result|results|run|Runs|running)",
-            near in any::<bool>(),
+            text in "(results?|Results|result_x|é|ran|running|runs|[ .,\\n]){0,30}",
+            asked in prop::collection::vec((0usize..200, "(result|results|run|Runs|running)", any::<bool>()), 1..8),
         ) {
-            let mut at = crate::text::floor_boundary(&text, at.min(text.len()));
-            while text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
-                at -= 1;
+            // (One index asked several times, in any order of offsets, as a segment's kinds of
+            // reference ask it.)
+            let said = Said::new(&text);
+            for (at, noun, near) in asked {
+                let mut at = crate::text::floor_boundary(&text, at.min(text.len()));
+                while text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                    at -= 1;
+                }
+                let scan = tokens(&text[..at]).any(|(_, w)| {
+                    if near { stem(w) == stem(&noun) } else { w.eq_ignore_ascii_case(&noun) }
+                });
+                prop_assert_eq!(said.before(at, &noun, near), scan, "at {}", at);
             }
-            let scan = tokens(&text[..at]).any(|(_, w)| {
-                if near { stem(w) == stem(&noun) } else { w.eq_ignore_ascii_case(&noun) }
-            });
-            prop_assert_eq!(Said::new(&text).before(at, &noun, near), scan);
         }
     }
 
