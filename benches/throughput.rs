@@ -162,6 +162,7 @@ fn main() {
         start_up.as_secs_f64() * 1e3
     );
     linearity(root, &lex);
+    worst_cases(&lex);
 }
 
 /// A trajectory ten times longer must cost about ten times more. The longest tau-bench episode
@@ -227,4 +228,117 @@ fn linearity(root: &Path, lex: &Lexicon) {
         t100.as_secs_f64() * 1e3,
         t100.as_secs_f64() / t10.as_secs_f64()
     );
+}
+
+/// A log of a size: its bytes.
+type Generator<'a> = dyn Fn(usize) -> Vec<u8> + 'a;
+
+/// Inputs built to make one stage superlinear, each analysed at a size and at four times it:
+/// linear is about 4x. (Each once was quadratic: a rescan of a message per match, every pair of a
+/// batch of calls, every open item per closing command, every failure per user message, every
+/// fact per compaction.)
+fn worst_cases(lex: &Lexicon) {
+    use serde_json::{json, Value};
+    let chat = |messages: Vec<Value>| serde_json::to_vec(&messages).unwrap();
+    let bash = |id: String, command: String| {
+        json!({"id": id, "type": "function",
+               "function": {"name": "bash", "arguments": json!({"command": command}).to_string()}})
+    };
+    let long_message = |sentence: &'static str| {
+        move |k: usize| {
+            chat(vec![
+                json!({"role": "user", "content": "Fix the config loader and run the tests."}),
+                json!({"role": "assistant", "content": vec![sentence; k].join(" ")}),
+            ])
+        }
+    };
+    let batch = |k: usize| {
+        let mut m = vec![
+            json!({"role": "user", "content": "Read the files."}),
+            json!({"role": "assistant", "content": "",
+                   "tool_calls": (0..k).map(|i| bash(format!("c{i}"), format!("cat f{i}.txt"))).collect::<Vec<_>>()}),
+        ];
+        m.extend((0..k).map(|i| {
+            json!({"role": "tool", "tool_call_id": format!("c{i}"),
+            "content": format!("cat: f{i}.txt: No such file or directory")})
+        }));
+        m.extend(
+            (0..k).map(|i| json!({"role": "user", "content": format!("Any news on item {i}?")})),
+        );
+        chat(m)
+    };
+    let tracker = |k: usize| {
+        let mut m = vec![json!({"role": "user", "content": "Work through the tracker."})];
+        for (i, command) in (0..k)
+            .map(|i| format!("bd update PRJ-{i} --status in_progress"))
+            .chain((0..k).map(|i| format!("bd close PRJ-{i}")))
+            .enumerate()
+        {
+            m.push(json!({"role": "assistant", "content": "", "tool_calls": [bash(format!("c{i}"), command)]}));
+            m.push(json!({"role": "tool", "tool_call_id": format!("c{i}"), "content": "ok"}));
+        }
+        chat(m)
+    };
+    let compactions = |k: usize| {
+        let mut lines = Vec::new();
+        let mut parent = Value::Null;
+        let mut record = |mut r: Value| {
+            let uuid = format!("00000000-0000-0000-0000-{:012}", lines.len() + 1);
+            r["uuid"] = uuid.clone().into();
+            r["parentUuid"] = parent.clone();
+            r["sessionId"] = "s1".into();
+            parent = uuid.into();
+            lines.push(r.to_string());
+        };
+        for i in 0..k {
+            record(
+                json!({"type": "user", "message": {"role": "user", "content": format!("Fix item {i} please.")}}),
+            );
+            record(
+                json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "text", "text": format!("I will run the tests later. Let me check cfg{i}.toml.")}]}}),
+            );
+            record(
+                json!({"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted"}),
+            );
+            record(json!({"type": "user", "isCompactSummary": true,
+                          "message": {"role": "user", "content": format!("Summary: item {i}; tests still to run.")}}));
+        }
+        lines.join("\n").into_bytes()
+    };
+    let cases: [(&str, &Generator<'_>, usize); 5] = [
+        (
+            "'those results' in one message",
+            &long_message("Those results were wrong."),
+            5_000,
+        ),
+        (
+            "'the previous error' in one message",
+            &long_message("Look at the previous error."),
+            5_000,
+        ),
+        ("a batch of failed calls, then user messages", &batch, 1_000),
+        ("tracker items opened, then closed", &tracker, 2_500),
+        ("compactions", &compactions, 2_500),
+    ];
+    println!("worst cases (time at four times the input / time at the input; linear is about 4):");
+    for (name, make, k) in cases {
+        let cost = |bytes: &[u8]| {
+            best_of(3, || {
+                let out = trajlint::formats::read(bytes, None);
+                for t in &out.trajectories {
+                    std::hint::black_box(trajlint::analysis::analyze(t, bytes, lex));
+                }
+            })
+        };
+        let (small, large) = (make(k), make(4 * k));
+        let (a, b) = (cost(&small), cost(&large));
+        println!(
+            "  {name:<45} {:>6.0} KB {:>8.1} ms; 4x: {:>8.1} ms ({:.1}x)",
+            small.len() as f64 / 1e3,
+            a.as_secs_f64() * 1e3,
+            b.as_secs_f64() * 1e3,
+            b.as_secs_f64() / a.as_secs_f64()
+        );
+    }
 }

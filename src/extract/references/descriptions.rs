@@ -17,8 +17,16 @@ impl Reader<'_> {
         let (i, turn, task, infos) = (self.i, self.turn, self.task, self.infos);
         let shows_work = !turn.calls.is_empty();
         // Whether the turn quotes the task: then "the original request" is restated in it.
-        let quotes_task =
-            || !task.is_empty() && turn.segments.iter().any(|s| s.text.text.contains(task));
+        // (Each asked once: a long message may hold thousands of matches.)
+        let quotes_task = std::cell::OnceCell::new();
+        let quotes_task = || {
+            *quotes_task.get_or_init(|| {
+                !task.is_empty() && turn.segments.iter().any(|s| s.text.text.contains(task))
+            })
+        };
+        let shows_a_url = std::cell::OnceCell::new();
+        let shows_a_url =
+            || *shows_a_url.get_or_init(|| t.contains("https://") || t.contains("http://"));
         for c in lex.description.captures_iter(t) {
             let m = c.get(0).unwrap();
             let (s, e) = (m.start(), m.end());
@@ -183,7 +191,7 @@ impl Reader<'_> {
             {
                 continue;
             }
-            let rest_of_line = t[e..].split('\n').next().unwrap_or("");
+            let rest_of_line = &t[e..seg.line_end(e)];
             if demonstrative.is_some() {
                 // "this X" after X was introduced in this turn points at it; "that X" points
                 // further back whatever the turn said. Either may point forward ("this command:").
@@ -246,9 +254,7 @@ impl Reader<'_> {
                 continue;
             }
             // "the provided link" in a text that shows a URL: the text gives the link.
-            if lex.link_nouns.contains(&noun.to_lowercase())
-                && (t.contains("https://") || t.contains("http://"))
-            {
+            if lex.link_nouns.contains(&noun.to_lowercase()) && shows_a_url() {
                 continue;
             }
             // ("Recent actions", "the recent steps" are the turns just before, not the last

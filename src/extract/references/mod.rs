@@ -475,6 +475,8 @@ struct Segment<'a> {
     item_ends: Vec<usize>,
     /// Which words the segment says where (`Said::before`).
     said: descriptions::Said<'a>,
+    /// Where its lines break, found on first use (`line_end`).
+    newlines: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> Segment<'a> {
@@ -519,8 +521,19 @@ impl<'a> Segment<'a> {
             first_backtick: memchr::memchr(b'`', t.as_bytes()),
             first_file: first_file_name(t),
             said: descriptions::Said::new(t),
+            newlines: std::cell::OnceCell::new(),
             item_ends,
         }
+    }
+
+    /// Where the line holding `at` ends (its '\n', or the text's end): a lookup, where a scan
+    /// for the next line break from each match costs a long line's length each time.
+    fn line_end(&self, at: usize) -> usize {
+        let newlines = self
+            .newlines
+            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.text.as_bytes()).collect());
+        let k = newlines.partition_point(|&n| n < at);
+        newlines.get(k).copied().unwrap_or(self.text.text.len())
     }
 
     /// Whether the turn shows a fenced code block before `at`.
