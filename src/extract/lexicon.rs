@@ -319,6 +319,20 @@ impl Patterns {
             .unwrap_or_default()
     }
 
+    /// The matches from `from` on, left to right, not overlapping, as `find_all` finds them
+    /// in `text` but for those starting before `from` (what lies before it still decides `^`
+    /// and `\b` there).
+    pub fn find_from<'t>(
+        &'t self,
+        text: &'t str,
+        from: usize,
+    ) -> impl Iterator<Item = (usize, usize)> + 't {
+        self.any.iter().flat_map(move |r| {
+            r.find_iter(regex_automata::Input::new(text).range(from..))
+                .map(|m| (m.start(), m.end()))
+        })
+    }
+
     /// The leftmost match of any pattern, if any.
     pub fn first(&self, text: &str) -> Option<(usize, usize)> {
         self.any.as_ref()?.find(text).map(|m| (m.start(), m.end()))

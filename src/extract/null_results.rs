@@ -60,15 +60,17 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // where a pseudo-trigger covers it, as in a commit's subject: "Commit 608c804 feat: …
         // retry in 0.1-second increments".)
         let retry = outputs.iter().map(|s| &s.text).find_map(|t| {
-            let the_tool_s = |w: &str, s: usize, e: usize| {
-                let (ls, le) = line_around(w, s, e);
+            let the_tool_s = |w: &str, breaks: &LineBreaks, s: usize, e: usize| {
+                let (ls, le) = breaks.around(w, s, e);
                 let before = &w[ls..s.max(ls)];
                 !is_numbered_line(&w[ls..le]) && !pseudo_covers(lex, w, (ls, le), (s, e))
                     || before.contains("<NOTE>")
                     || before.contains("<response clipped>")
             };
             window_first(&t.text, |w| {
-                lex.retry.first_where(w, |s, e| the_tool_s(w, s, e))
+                let breaks = LineBreaks::new();
+                lex.retry
+                    .first_where(w, |s, e| the_tool_s(w, &breaks, s, e))
             })
             .map(|(s, e)| (t, line_around(&t.text, s, e)))
         });
@@ -742,6 +744,7 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
     .map(|(ws, we)| (body + ws, body + we));
     for (ws, we) in windows {
         let w = &text[ws..we];
+        let breaks = LineBreaks::new();
         for (subkind, pats) in [
             (Subkind::NotFound, &lex.not_found),
             (Subkind::Error, &lex.error),
@@ -749,7 +752,7 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             let mut hits = pats.find_all(w);
             hits.sort();
             for (s, e) in hits {
-                let (ls, le) = line_around(w, s, e);
+                let (ls, le) = breaks.around(w, s, e);
                 let line = &w[ls..le];
                 if pseudo_covers(lex, w, (ls, le), (s, e)) {
                     continue;
@@ -853,11 +856,19 @@ fn pseudo_covers(
     (s, e): (usize, usize),
 ) -> bool {
     let (s, e) = (s.clamp(ls, le) - ls, e.clamp(ls, le) - ls);
+    // (From `PSEUDO_REACH` before the trigger, up to it: a long line of triggers each covered
+    // was read whole for each of them.)
+    let line = &text[ls..le];
+    let from = crate::text::floor_boundary(line, s.saturating_sub(PSEUDO_REACH));
     lex.pseudo
-        .find_all(&text[ls..le])
-        .iter()
-        .any(|&(ps, pe)| ps <= s && e <= pe || overlaps((ps, pe), (s, e)))
+        .find_from(line, from)
+        .take_while(|&(ps, _)| ps < e.max(s + 1))
+        .any(|(ps, pe)| ps <= s && e <= pe || overlaps((ps, pe), (s, e)))
 }
+
+/// How far before a trigger a pseudo-trigger covering it may start: far past any phrase of
+/// success ("nothing to commit, working tree clean").
+const PSEUDO_REACH: usize = 1024;
 
 fn overlaps(a: (usize, usize), b: (usize, usize)) -> bool {
     a.0 < b.1 && b.0 < a.1
@@ -890,6 +901,36 @@ fn window_first(text: &str, f: impl Fn(&str) -> Option<(usize, usize)>) -> Optio
 pub fn line_around(text: &str, s: usize, e: usize) -> (usize, usize) {
     let ls = text[..s].rfind('\n').map_or(0, |k| k + 1);
     let le = text[e..].find('\n').map_or(text.len(), |k| e + k);
+    trimmed_line(text, (ls, le), e)
+}
+
+/// `line_around` for many matches in one text: its line breaks found once, each line a lookup
+/// (a long line of matches was scanned once per match).
+struct LineBreaks(std::cell::OnceCell<Vec<usize>>);
+
+impl LineBreaks {
+    fn new() -> LineBreaks {
+        LineBreaks(std::cell::OnceCell::new())
+    }
+
+    fn around(&self, text: &str, s: usize, e: usize) -> (usize, usize) {
+        let breaks = self
+            .0
+            .get_or_init(|| memchr::memchr_iter(b'\n', text.as_bytes()).collect());
+        let ls = match breaks.partition_point(|&k| k < s) {
+            0 => 0,
+            k => breaks[k - 1] + 1,
+        };
+        let le = breaks
+            .get(breaks.partition_point(|&k| k < e))
+            .copied()
+            .unwrap_or(text.len());
+        trimmed_line(text, (ls, le), e)
+    }
+}
+
+/// The line `[ls, le)` trimmed, at most 240 bytes, or up to `e` when that is further.
+fn trimmed_line(text: &str, (ls, le): (usize, usize), e: usize) -> (usize, usize) {
     let line = &text[ls..le];
     let lead = line.len() - line.trim_start().len();
     let mut end = ls + line.trim_end().len();
