@@ -161,6 +161,19 @@ fn numbers_after<'t>(
 }
 
 /// A list line without its marker ("- ", "2. ", "**").
+/// The line around `t[s..e]`, looked for at most `LINE_REACH` bytes on either side: a longer
+/// line is cut there (a line of thousands of ids was read whole for each of them).
+fn line_bounds(t: &str, s: usize, e: usize) -> (usize, usize) {
+    let lo = ceil_boundary(t, s.saturating_sub(LINE_REACH));
+    let start = memchr::memrchr(b'\n', &t.as_bytes()[lo..s]).map_or(lo, |k| lo + k + 1);
+    let hi = floor_boundary(t, (e + LINE_REACH).min(t.len()));
+    let end = memchr::memchr(b'\n', &t.as_bytes()[e..hi]).map_or(hi, |k| e + k);
+    (start, end)
+}
+
+/// How far from an id `line_bounds` looks for its line's ends: far past a line of prose.
+const LINE_REACH: usize = 2048;
+
 fn unmarked(l: &str) -> &str {
     l.trim_start_matches(|c: char| c.is_whitespace() || "-*•0123456789.)".contains(c))
 }
@@ -178,10 +191,9 @@ enum Restated {
 }
 
 fn restated(t: &str, s: usize, e: usize) -> Restated {
-    let line_end = t[e..].find('\n').map_or(t.len(), |k| e + k);
+    let (line_start, line_end) = line_bounds(t, s, e);
     let after_end = floor_boundary(t, (e + 80).min(line_end));
     let after = &t[e..after_end];
-    let line_start = t[..s].rfind('\n').map_or(0, |k| k + 1);
     let before = &t[line_start..s];
     let after_trim = after.trim_start_matches(['*', '`', ' ']);
     // "IDs UDMOP1, XAZ3C0, and 4XGCCM": a comma before the next id of a list adds nothing.
@@ -246,16 +258,18 @@ fn restated(t: &str, s: usize, e: usize) -> Restated {
         let l = unmarked(l);
         l.find(':').map_or(String::new(), |k| l[..k].to_lowercase())
     };
-    let next_line_field = t[line_end..]
-        .trim_start_matches('\n')
-        .lines()
-        .next()
-        .is_some_and(|l| {
-            let field = l.trim_start().trim_start_matches(['-', '*', ' ']);
-            field.find(':').is_some_and(|k| k > 0 && k < 30)
-                && (label(l).is_empty() || label(l) != label(before))
-        })
-        && after_trim.trim_end_matches(['*', ':', ' ', ')']).is_empty();
+    // (The next line's first `LINE_REACH` bytes, when this one ends within its reach.)
+    let next_line = (t.as_bytes().get(line_end) == Some(&b'\n')).then(|| {
+        let rest = t[line_end..].trim_start_matches('\n');
+        rest[..floor_boundary(rest, LINE_REACH.min(rest.len()))]
+            .lines()
+            .next()
+    });
+    let next_line_field = next_line.flatten().is_some_and(|l| {
+        let field = l.trim_start().trim_start_matches(['-', '*', ' ']);
+        field.find(':').is_some_and(|k| k > 0 && k < 30)
+            && (label(l).is_empty() || label(l) != label(before))
+    }) && after_trim.trim_end_matches(['*', ':', ' ', ')']).is_empty();
     // The line around it gives its particulars: "SEA to DFW on 2024-05-26, Flight HAT113".
     // (Near it: a long line with many ids is not scanned whole for each.)
     let near_start = ceil_boundary(t, s.saturating_sub(80).max(line_start));
@@ -449,8 +463,7 @@ pub(super) fn names_its_record(before: &str) -> bool {
 pub(super) fn id_window(t: &str, s: usize, e: usize) -> &str {
     const REACH: usize = 300;
     const LIST_LINES: usize = 16;
-    let line_start = t[..s].rfind('\n').map_or(0, |k| k + 1);
-    let line_end = t[e..].find('\n').map_or(t.len(), |k| e + k);
+    let (line_start, line_end) = line_bounds(t, s, e);
     let from = ceil_boundary(t, line_start.max(s.saturating_sub(REACH)));
     let mut to = floor_boundary(t, line_end.min(e + REACH));
     if t[e..line_end].trim_end().ends_with(':') {

@@ -529,11 +529,22 @@ impl<'a> Segment<'a> {
     /// Where the line holding `at` ends (its '\n', or the text's end): a lookup, where a scan
     /// for the next line break from each match costs a long line's length each time.
     fn line_end(&self, at: usize) -> usize {
-        let newlines = self
-            .newlines
-            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.text.as_bytes()).collect());
+        let newlines = self.newlines();
         let k = newlines.partition_point(|&n| n < at);
         newlines.get(k).copied().unwrap_or(self.text.text.len())
+    }
+
+    /// Where the line holding `at` starts (after its '\n', or at the text's start).
+    fn line_start(&self, at: usize) -> usize {
+        match self.newlines().partition_point(|&n| n < at) {
+            0 => 0,
+            k => self.newlines()[k - 1] + 1,
+        }
+    }
+
+    fn newlines(&self) -> &[usize] {
+        self.newlines
+            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.text.as_bytes()).collect())
     }
 
     /// Whether the turn shows a fenced code block before `at`.

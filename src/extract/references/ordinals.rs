@@ -37,11 +37,12 @@ impl Reader<'_> {
                 .len()
                 + s;
             // "Option 1: ..." or a heading "**Option 1**" defines the option here.
-            let line_start = t[..s].rfind('\n').map_or(0, |k| k + 1);
+            let line_start = seg.line_start(s);
             let lead = t[line_start..s]
                 .trim_start_matches(|c: char| c.is_whitespace() || "#*-•>0123456789.)".contains(c));
+            // (At most one word before it: counting them all read a long line once per match.)
             if t[e..].trim_start_matches(['*', ' ', ')']).starts_with(':')
-                || lead.split_whitespace().count() <= 1 && t[line_start..s].contains("**")
+                || lead.split_whitespace().nth(1).is_none() && t[line_start..s].contains("**")
             {
                 continue;
             }
@@ -55,7 +56,10 @@ impl Reader<'_> {
                 .to_ascii_lowercase()
                 .trim_end_matches(|c: char| !c.is_alphanumeric())
                 .ends_with(" of them");
-            let sentence_start = seg.sents.iter().find(|x| x.end > s).map_or(0, |x| x.start);
+            let sentence_start = seg
+                .sents
+                .get(seg.sents.partition_point(|x| x.end <= s))
+                .map_or(0, |x| x.start);
             if of_them && (s >= seg.opening_end || names_several(&t[sentence_start.min(s)..s])) {
                 continue;
             }
