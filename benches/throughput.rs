@@ -306,12 +306,30 @@ fn worst_cases(lex: &Lexicon) {
         }
         lines.join("\n").into_bytes()
     };
-    let cases: [(&str, &Generator<'_>, usize); 5] = [
+    let long_output = |k: usize| {
+        chat(vec![
+            json!({"role": "user", "content": "Run the tests."}),
+            json!({"role": "assistant", "content": "", "tool_calls": [bash("c1".into(), "pytest".into())]}),
+            json!({"role": "tool", "tool_call_id": "c1", "content": vec!["0 failed, no errors."; k].join(" ")}),
+        ])
+    };
+    let cases: [(&str, &Generator<'_>, usize); 8] = [
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),
             5_000,
         ),
+        (
+            "'the second option' in one message",
+            &long_message("Use the second option."),
+            5_000,
+        ),
+        (
+            "'the id is ABC123' in one message",
+            &long_message("The id is ABC123."),
+            5_000,
+        ),
+        ("'0 failed, no errors' in one output", &long_output, 5_000),
         (
             "'the previous error' in one message",
             &long_message("Look at the previous error."),
