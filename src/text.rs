@@ -289,6 +289,37 @@ impl Text {
     }
 }
 
+/// Where the lines of one text break, found on first use: the line around an offset is then a
+/// lookup, where a scan from each of many matches on one long line costs its length each time.
+/// (Asked always of the same text.)
+#[derive(Default)]
+pub struct LineBreaks(std::cell::OnceCell<Vec<usize>>);
+
+impl LineBreaks {
+    fn of(&self, text: &str) -> &[usize] {
+        self.0
+            .get_or_init(|| memchr::memchr_iter(b'\n', text.as_bytes()).collect())
+    }
+
+    /// Where the line holding `at` starts: after its '\n', or at the text's start.
+    pub fn start(&self, text: &str, at: usize) -> usize {
+        let breaks = self.of(text);
+        match breaks.partition_point(|&n| n < at) {
+            0 => 0,
+            k => breaks[k - 1] + 1,
+        }
+    }
+
+    /// Where the line holding `at` ends: at its '\n', or at the text's end.
+    pub fn end(&self, text: &str, at: usize) -> usize {
+        let breaks = self.of(text);
+        breaks
+            .get(breaks.partition_point(|&n| n < at))
+            .copied()
+            .unwrap_or(text.len())
+    }
+}
+
 /// The char boundary at or before byte `i` of `s` (clamped to its length).
 pub(crate) fn floor_boundary(s: &str, mut i: usize) -> usize {
     i = i.min(s.len());
@@ -450,6 +481,23 @@ fn hex4(raw: &[u8], at: usize) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    proptest::proptest! {
+        /// A line's ends by lookup are where scanning from the offset finds them.
+        #[test]
+        fn line_breaks_answer_as_a_scan_would(
+            text in "[ab\n]{0,40}",
+            offsets in proptest::collection::vec(0usize..41, 1..8),
+        ) {
+            let breaks = super::LineBreaks::default();
+            for at in offsets.into_iter().map(|at| at.min(text.len())) {
+                let start = text[..at].rfind('\n').map_or(0, |k| k + 1);
+                let end = text[at..].find('\n').map_or(text.len(), |k| at + k);
+                proptest::prop_assert_eq!(breaks.start(&text, at), start);
+                proptest::prop_assert_eq!(breaks.end(&text, at), end);
+            }
+        }
+    }
+
     use super::*;
 
     fn json_text(lit: &str) -> (Vec<u8>, Text) {

@@ -9,7 +9,7 @@ use super::lexicon::Lexicon;
 use super::words::{is_stopword, stem, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::model::{Role, Segment, SegmentKind, ToolCall, Trajectory, Turn};
-use crate::text::Text;
+use crate::text::{LineBreaks, Text};
 
 /// Lines read at the head and at the tail of an output for the tool's own verdict.
 const HEAD_LINES: usize = 4;
@@ -61,14 +61,14 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // retry in 0.1-second increments".)
         let retry = outputs.iter().map(|s| &s.text).find_map(|t| {
             let the_tool_s = |w: &str, breaks: &LineBreaks, s: usize, e: usize| {
-                let (ls, le) = breaks.around(w, s, e);
+                let (ls, le) = line_around_in(w, breaks, s, e);
                 let before = &w[ls..s.max(ls)];
                 !is_numbered_line(&w[ls..le]) && !pseudo_covers(lex, w, (ls, le), (s, e))
                     || before.contains("<NOTE>")
                     || before.contains("<response clipped>")
             };
             window_first(&t.text, |w| {
-                let breaks = LineBreaks::new();
+                let breaks = LineBreaks::default();
                 lex.retry
                     .first_where(w, |s, e| the_tool_s(w, &breaks, s, e))
             })
@@ -744,7 +744,7 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
     .map(|(ws, we)| (body + ws, body + we));
     for (ws, we) in windows {
         let w = &text[ws..we];
-        let breaks = LineBreaks::new();
+        let breaks = LineBreaks::default();
         for (subkind, pats) in [
             (Subkind::NotFound, &lex.not_found),
             (Subkind::Error, &lex.error),
@@ -752,7 +752,7 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
             let mut hits = pats.find_all(w);
             hits.sort();
             for (s, e) in hits {
-                let (ls, le) = breaks.around(w, s, e);
+                let (ls, le) = line_around_in(w, &breaks, s, e);
                 let line = &w[ls..le];
                 if pseudo_covers(lex, w, (ls, le), (s, e)) {
                     continue;
@@ -904,29 +904,9 @@ pub fn line_around(text: &str, s: usize, e: usize) -> (usize, usize) {
     trimmed_line(text, (ls, le), e)
 }
 
-/// `line_around` for many matches in one text: its line breaks found once, each line a lookup
-/// (a long line of matches was scanned once per match).
-struct LineBreaks(std::cell::OnceCell<Vec<usize>>);
-
-impl LineBreaks {
-    fn new() -> LineBreaks {
-        LineBreaks(std::cell::OnceCell::new())
-    }
-
-    fn around(&self, text: &str, s: usize, e: usize) -> (usize, usize) {
-        let breaks = self
-            .0
-            .get_or_init(|| memchr::memchr_iter(b'\n', text.as_bytes()).collect());
-        let ls = match breaks.partition_point(|&k| k < s) {
-            0 => 0,
-            k => breaks[k - 1] + 1,
-        };
-        let le = breaks
-            .get(breaks.partition_point(|&k| k < e))
-            .copied()
-            .unwrap_or(text.len());
-        trimmed_line(text, (ls, le), e)
-    }
+/// `line_around` for many matches in one text, its line breaks found once (`LineBreaks`).
+fn line_around_in(text: &str, breaks: &LineBreaks, s: usize, e: usize) -> (usize, usize) {
+    trimmed_line(text, (breaks.start(text, s), breaks.end(text, e)), e)
 }
 
 /// The line `[ls, le)` trimmed, at most 240 bytes, or up to `e` when that is further.

@@ -15,7 +15,7 @@ use super::words::{is_stopword, sentences, stem, strip_prefix_ci, tokens, Senten
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::markdown::{is_fence_line, Fence};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
-use crate::text::{ceil_boundary, floor_boundary, Text};
+use crate::text::{ceil_boundary, floor_boundary, LineBreaks, Text};
 // Words and ids are hashed once per token of every turn: a fast hash.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -475,8 +475,8 @@ struct Segment<'a> {
     item_ends: Vec<usize>,
     /// Which words the segment says where (`Said::before`).
     said: descriptions::Said<'a>,
-    /// Where its lines break, found on first use (`line_end`).
-    newlines: std::cell::OnceCell<Vec<usize>>,
+    /// Where its lines break (`line_start`, `line_end`).
+    lines: LineBreaks,
 }
 
 impl<'a> Segment<'a> {
@@ -521,30 +521,19 @@ impl<'a> Segment<'a> {
             first_backtick: memchr::memchr(b'`', t.as_bytes()),
             first_file: first_file_name(t),
             said: descriptions::Said::new(t),
-            newlines: std::cell::OnceCell::new(),
+            lines: LineBreaks::default(),
             item_ends,
         }
     }
 
-    /// Where the line holding `at` ends (its '\n', or the text's end): a lookup, where a scan
-    /// for the next line break from each match costs a long line's length each time.
+    /// Where the line holding `at` ends (its '\n', or the text's end).
     fn line_end(&self, at: usize) -> usize {
-        let newlines = self.newlines();
-        let k = newlines.partition_point(|&n| n < at);
-        newlines.get(k).copied().unwrap_or(self.text.text.len())
+        self.lines.end(&self.text.text, at)
     }
 
     /// Where the line holding `at` starts (after its '\n', or at the text's start).
     fn line_start(&self, at: usize) -> usize {
-        match self.newlines().partition_point(|&n| n < at) {
-            0 => 0,
-            k => self.newlines()[k - 1] + 1,
-        }
-    }
-
-    fn newlines(&self) -> &[usize] {
-        self.newlines
-            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.text.as_bytes()).collect())
+        self.lines.start(&self.text.text, at)
     }
 
     /// Whether the turn shows a fenced code block before `at`.
