@@ -52,7 +52,7 @@ pub struct SourceFile {
 }
 
 /// Bytes between two marks of the character count (see `SourceFile::marks`).
-const MARK: usize = 1 << 12;
+const MARK: usize = 1 << 8;
 
 /// Characters in `bytes` as `String::from_utf8_lossy` makes them (an invalid sequence is one).
 fn char_count(bytes: &[u8]) -> usize {
