@@ -313,7 +313,30 @@ fn worst_cases(lex: &Lexicon) {
             json!({"role": "tool", "tool_call_id": "c1", "content": vec!["0 failed, no errors."; k].join(" ")}),
         ])
     };
-    let cases: [(&str, &Generator<'_>, usize); 8] = [
+    let cascades = |k: usize| {
+        let calls = |prefix: &str, dir: &str| {
+            (0..k)
+                .map(|i| bash(format!("{prefix}{i}"), format!("cat {dir}/f{i}.txt")))
+                .collect::<Vec<_>>()
+        };
+        let mut m = vec![
+            json!({"role": "user", "content": "Read the files."}),
+            json!({"role": "assistant", "content": "", "tool_calls": calls("c", "src")}),
+            json!({"role": "tool", "tool_call_id": "c0", "content": "cat: src/f0.txt: No such file or directory"}),
+        ];
+        m.extend((1..k).map(|i| {
+            json!({"role": "tool", "tool_call_id": format!("c{i}"),
+            "content": "<tool_use_error>Sibling tool call errored</tool_use_error>"})
+        }));
+        m.push(json!({"role": "assistant", "content": "The file is missing, so let me read the lib directory instead.",
+                      "tool_calls": calls("d", "lib")}));
+        m.extend(
+            (0..k)
+                .map(|i| json!({"role": "tool", "tool_call_id": format!("d{i}"), "content": "ok"})),
+        );
+        chat(m)
+    };
+    let cases: [(&str, &Generator<'_>, usize); 9] = [
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),
@@ -338,6 +361,11 @@ fn worst_cases(lex: &Lexicon) {
         ("a batch of failed calls, then user messages", &batch, 1_000),
         ("tracker items opened, then closed", &tracker, 2_500),
         ("compactions", &compactions, 2_500),
+        (
+            "cancelled calls redone by a change of course",
+            &cascades,
+            1_000,
+        ),
     ];
     println!("worst cases (time at four times the input / time at the input; linear is about 4):");
     for (name, make, k) in cases {

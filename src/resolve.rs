@@ -724,38 +724,65 @@ fn cascaded(traj: &Trajectory, t: usize, lex: &Lexicon) -> bool {
         })
 }
 
-/// Whether the calls of turn `t`, and of the wordless call records right after it, redo
-/// `call`: one of them names at least half the words of its arguments that the failed calls
-/// (`causes`) did not (with no cause to set apart the words every call of the batch shares, a
-/// distinctive one).
-fn redoes(
-    traj: &Trajectory,
-    t: usize,
-    call: Option<&ToolCall>,
-    causes: &[usize],
-    facts: &[Fact],
-) -> bool {
-    let Some(call) = call else { return false };
-    let mut own = call_terms("", &call.arguments);
-    for c in causes.iter().filter_map(|&id| traj.call_of(facts[id].turn)) {
-        for w in call_terms("", &c.arguments) {
-            own.remove(&w);
-        }
-    }
-    traj.turns[t..]
-        .iter()
-        .enumerate()
-        .take_while(|(k, u)| *k == 0 || u.role != Role::Assistant || !u.has_prose())
-        .flat_map(|(_, u)| &u.calls)
-        .any(|c| {
-            let theirs = call_terms("", &c.arguments);
-            let shared = own.iter().filter(|w| theirs.contains(*w));
-            if causes.is_empty() {
-                shared.into_iter().any(|w| distinctive(w))
-            } else {
-                2 * shared.count() >= own.len().max(1)
+/// The calls of turn `t` and of the wordless call records right after it (Claude Code writes
+/// each parallel call as a record of its own), indexed by the words of their arguments: read
+/// once for all the cascaded calls of a batch, not once for each.
+struct Redo {
+    /// word → the calls of the window naming it (by position in the window)
+    calls_naming: HashMap<String, Vec<usize>>,
+}
+
+impl Redo {
+    fn of(traj: &Trajectory, t: usize) -> Redo {
+        let mut calls_naming: HashMap<String, Vec<usize>> = HashMap::default();
+        let window = traj.turns[t..]
+            .iter()
+            .enumerate()
+            .take_while(|(k, u)| *k == 0 || u.role != Role::Assistant || !u.has_prose())
+            .flat_map(|(_, u)| &u.calls);
+        for (k, c) in window.enumerate() {
+            for w in call_terms("", &c.arguments) {
+                calls_naming.entry(w).or_default().push(k);
             }
-        })
+        }
+        Redo { calls_naming }
+    }
+
+    /// Whether one of these calls redoes `call`: names at least half the words of its
+    /// arguments that the failed calls (`causes`) did not (with no cause to set apart the words
+    /// every call of the batch shares, a distinctive one).
+    fn redoes(
+        &self,
+        traj: &Trajectory,
+        call: Option<&ToolCall>,
+        causes: &[usize],
+        facts: &[Fact],
+    ) -> bool {
+        let Some(call) = call else { return false };
+        let mut own = call_terms("", &call.arguments);
+        for c in causes.iter().filter_map(|&id| traj.call_of(facts[id].turn)) {
+            for w in call_terms("", &c.arguments) {
+                own.remove(&w);
+            }
+        }
+        if causes.is_empty() {
+            return own
+                .iter()
+                .any(|w| distinctive(w) && self.calls_naming.contains_key(w));
+        }
+        // (Each call is listed once under each of its words: counting a call's postings over
+        // `own` counts the words they share.)
+        let need = own.len().max(1);
+        let mut shared: HashMap<usize, usize> = HashMap::default();
+        own.iter()
+            .filter_map(|w| self.calls_naming.get(w))
+            .flatten()
+            .any(|&k| {
+                let n = shared.entry(k).or_default();
+                *n += 1;
+                2 * *n >= need
+            })
+    }
 }
 
 /// Whether a text is a JSON object under at most a short label (Magentic-One's "Updated
@@ -1069,7 +1096,11 @@ fn resolve_with_prose(
             .iter()
             .partition(|&&id| lex.cascade.is_match(&facts[id].text));
         if let (Some(link), [] | [_]) = (first_sentences_with_cue, causes.as_slice()) {
-            let redone = |id: usize| redoes(traj, t, traj.call_of(facts[id].turn), &causes, facts);
+            let redo = (!cascades.is_empty()).then(|| Redo::of(traj, t));
+            let redone = |id: usize| {
+                redo.as_ref()
+                    .is_some_and(|r| r.redoes(traj, traj.call_of(facts[id].turn), &causes, facts))
+            };
             let recorded: Vec<usize> = causes
                 .iter()
                 .copied()

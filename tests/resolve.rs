@@ -1769,6 +1769,40 @@ fn a_change_of_course_records_the_cascades_it_redoes() {
 }
 
 #[test]
+fn a_cancelled_call_is_redone_by_a_call_naming_half_its_own_words() {
+    // The failed call's words (`cat`, `changelog`) set nothing apart: the first cancelled
+    // call's own words are ledger, invoice, payroll, journal; the second's budget, forecast,
+    // quarter, summary. The change of course names two of the first's four, one of the
+    // second's.
+    let bash = |id: &str, command: &str| call(id, "bash", json!({ "command": command }));
+    let a = analyse(json!([
+        {"role": "user", "content": "Add a changelog entry."},
+        {"role": "assistant", "content": "",
+         "tool_calls": [bash("c1", "cat CHANGELOG.md"),
+                        bash("c2", "cat ledger invoice payroll journal"),
+                        bash("c3", "cat budget forecast quarter summary")]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Exit code 1\ncat: CHANGELOG.md: No such file or directory"},
+        {"role": "tool", "tool_call_id": "c2", "content": "<tool_use_error>Sibling tool call errored</tool_use_error>"},
+        {"role": "tool", "tool_call_id": "c3", "content": "<tool_use_error>Sibling tool call errored</tool_use_error>"},
+        {"role": "assistant", "content": "Since `CHANGELOG.md` doesn't exist, I'll look for where release notes live.",
+         "tool_calls": [bash("c4", "rg -l payroll ledger"), bash("c5", "rg -l budget")]},
+        {"role": "tool", "tool_call_id": "c4", "content": "notes/ledger.md"},
+        {"role": "tool", "tool_call_id": "c5", "content": "notes/budget.md"},
+    ]));
+    let found = nulls(&a);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    let statuses: Vec<Status> = found.iter().map(|f| f.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            Status::Incorporated,
+            Status::Incorporated,
+            Status::Unincorporated
+        ]
+    );
+}
+
+#[test]
 fn one_shared_word_records_a_failure_only_if_it_was_the_query() {
     let convo = |term: &str, message: &str, reply: &str| {
         json!([
