@@ -214,6 +214,11 @@ struct Pending {
     by_tracker: HashMap<String, Vec<usize>>,
     /// Obligations handed to a participant, by its name.
     by_agent: HashMap<String, Vec<usize>>,
+    /// Commitments to report (action `report`, a word of that family among their terms): a
+    /// turn that delivers a report performs them. (Not the `@report` term's list: that also
+    /// holds obligations of other actions, which a report leaves waiting; reading them on
+    /// every report turn was quadratic.)
+    reports: Vec<usize>,
     /// Deferrals a harness notice left, with what the call that takes them up names.
     awaited: Vec<(String, usize)>,
     /// Those of them the model has not answered yet: its next message may drop them.
@@ -232,6 +237,9 @@ impl Pending {
     fn add(&mut self, id: usize, f: &Fact) {
         for term in &f.terms {
             self.by_term.entry(term.clone()).or_default().push(id);
+        }
+        if f.action.as_deref() == Some("report") && f.terms.iter().any(|t| t == "@report") {
+            self.reports.push(id);
         }
         if let Some(key) = &f.awaits {
             self.awaited.push((key.clone(), id));
@@ -875,15 +883,12 @@ fn resolve_with_prose(
                 turn: t,
                 bytes: turn.span,
             };
-            // (Each report resolves once: the list drops those already resolved.)
-            if let Some(ids) = pending.by_term.get_mut("@report") {
-                ids.retain(|&id| facts[id].resolved_by.is_none());
-                for &id in ids.iter() {
-                    let f = &mut facts[id];
-                    if f.action.as_deref() == Some("report") && !pending.frozen[id] {
-                        resolved(f, link);
-                    }
-                }
+            // (Each report resolves once: the list drops those settled.)
+            pending
+                .reports
+                .retain(|&id| facts[id].resolved_by.is_none() && !pending.frozen[id]);
+            for &id in &pending.reports {
+                resolved(&mut facts[id], link);
             }
             // The opener's exploring, explaining or writing is delivered; what needs running
             // (tests, a build) is not done by saying so.
