@@ -4153,3 +4153,23 @@ fn closing_a_tracker_item_names_its_whole_id() {
         ]
     );
 }
+
+#[test]
+fn a_second_cue_in_the_same_clause_does_not_split_the_commitment() {
+    // "remaining work" and a second "I will" sit inside the clause "Let me" / "I'll" opened:
+    // one commitment each, from its first cue, never starting mid-clause on a space.
+    let a = analyse(json!([
+        {"role": "user", "content": "Is the deploy done?"},
+        {"role": "assistant", "content": "Let me check remaining work on this epic."},
+        {"role": "user", "content": "And the parser?"},
+        {"role": "assistant", "content": "I'll fix the tokenizer bug and I will rerun the parser suite after that."},
+    ]));
+    let texts: Vec<&str> = commitments(&a).iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Let me check remaining work on this epic.",
+            "I'll fix the tokenizer bug and I will rerun the parser suite after that."
+        ]
+    );
+}

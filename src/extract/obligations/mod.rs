@@ -160,6 +160,11 @@ pub fn extract(
                             && (waits || !lex.ability.is_match(&sentence[main..ce]))
                     })
                     .collect();
+                // A cue inside the clause another opened ("Let me check remaining work",
+                // "I'll fix it and I will rerun") is part of that commitment, not one of its own:
+                // split there, the first would end at its cue and the second begin mid-clause.
+                let mut committed = committed;
+                committed.dedup_by_key(|&mut (cs, ce)| clause_of(cs, ce).0);
                 let mut commitments: Vec<Commitment> = Vec::new();
                 for (k, &(cs, ce)) in committed.iter().enumerate() {
                     let from = clause_of(cs, ce).0;
