@@ -43,7 +43,7 @@ pub fn run(args: &PlanArgs) -> ExitCode {
     let plan = trajlint::plan::plan(l.traj(), &l.analysis, &opts);
     let out = match args.format {
         PlanFormat::Json => json(&l, &plan),
-        PlanFormat::Text => text(&l, &plan),
+        PlanFormat::Text => trajlint::report::visible(&text(&l, &plan)).into_owned(),
     };
     emit(&out);
     match plan.status {

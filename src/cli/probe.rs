@@ -111,7 +111,9 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
     };
     let out = match args.format {
         ProbeFormat::Json => json(&l, &reports, summary_name.as_deref()),
-        ProbeFormat::Text => text(&l, &reports, summary_name.as_deref()),
+        ProbeFormat::Text => {
+            trajlint::report::visible(&text(&l, &reports, summary_name.as_deref())).into_owned()
+        }
     };
     emit(&out);
     if reports.iter().all(|r| r.passed()) {

@@ -163,8 +163,15 @@ fn build<'a>(
     }
 }
 
-/// A human view: each turn with its verdict and the facts in it.
+/// A human view: each turn with its verdict and the facts in it. (Written whole per file, with
+/// the log's control characters shown as pictures: see `visible`.)
 pub fn write_text(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
+    let mut text = Vec::new();
+    text_view(&mut text, report)?;
+    out.write_all(super::visible(&String::from_utf8_lossy(&text)).as_bytes())
+}
+
+fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
     let format = report.read.format.map_or("unknown", |f| f.name());
     for (k, (traj, a)) in report
         .read

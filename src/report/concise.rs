@@ -2,6 +2,7 @@
 //! the shape compilers print and editors' problem matchers read.
 
 use super::output::{range, FileResult, Renderer, RunSummary};
+use super::visible;
 use std::io::{self, Write};
 
 pub struct Concise;
@@ -17,7 +18,12 @@ impl Renderer for Concise {
             let _ = writeln!(
                 out,
                 "{}:{}:{}: {}[{}] {}",
-                file.name, start.line, start.column, f.severity, f.rule.code, f.message
+                visible(file.name),
+                start.line,
+                start.column,
+                f.severity,
+                f.rule.code,
+                visible(&f.message)
             );
         }
         out

@@ -60,15 +60,19 @@ impl<'a> Excerpt<'a> {
         slot.get().map(|b| &**b).ok_or(MietteError::OutOfBounds)
     }
 
-    /// The bytes of `[s, e)` as valid UTF-8 of the same length: borrowed when they are,
-    /// owned (each invalid byte turned into `?`) when not.
+    /// The bytes of `[s, e)` as printable UTF-8 of the same length: borrowed when they are,
+    /// owned when not (each invalid byte, and each control character but a tab or a line
+    /// break, turned into `?`; a C1 control into `¿`, two bytes as it is: the file's escapes
+    /// must not reach the terminal, and the offsets must stay the file's).
     fn text(&self, s: usize, e: usize) -> Result<&[u8], MietteError> {
         let raw = &self.file.bytes[s..e];
         self.work.fetch_add(raw.len(), Ordering::Relaxed);
-        if std::str::from_utf8(raw).is_ok() {
-            Ok(raw)
-        } else {
-            self.own(sanitize(raw))
+        let controls = raw
+            .iter()
+            .any(|&b| b < 0x20 && b != b'\t' && b != b'\n' || b == 0x7f || b == 0xc2);
+        match std::str::from_utf8(raw) {
+            Ok(_) if !controls => Ok(raw),
+            _ => self.own(printable(sanitize(raw))),
         }
     }
 
@@ -111,7 +115,7 @@ impl<'a> Excerpt<'a> {
         lines: usize,
     ) -> Box<dyn SpanContents<'a> + 'a> {
         Box::new(MietteSpanContents::new_named(
-            self.name.to_string(),
+            super::visible(self.name).into_owned(),
             data,
             (start, data.len()).into(),
             line,
@@ -139,6 +143,24 @@ fn sanitize(raw: &[u8]) -> Vec<u8> {
             }
         }
     }
+}
+
+/// Valid UTF-8 with its control characters replaced in place, byte for byte (see `text`).
+fn printable(mut text: Vec<u8>) -> Vec<u8> {
+    for i in 0..text.len() {
+        match text[i] {
+            b'\t' | b'\n' => {}
+            // (A CRLF file's line ends are line breaks.)
+            b'\r' if text.get(i + 1) == Some(&b'\n') => {}
+            b if b < 0x20 || b == 0x7f => text[i] = b'?',
+            // U+0080..U+009F are C2 80..C2 9F; U+00BF is C2 BF.
+            0xc2 if text.get(i + 1).is_some_and(|&n| (0x80..0xa0).contains(&n)) => {
+                text[i + 1] = 0xbf;
+            }
+            _ => {}
+        }
+    }
+    text
 }
 
 fn floor_char(b: &[u8], mut i: usize, min: usize) -> usize {
@@ -261,6 +283,16 @@ pub fn one_line(file: &SourceFile, span: Span, max: usize) -> Span {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Control characters are replaced byte for byte (offsets stay the file's); a CRLF line end,
+    /// a tab and a line break stay.
+    #[test]
+    fn printable_keeps_the_length_and_the_line_breaks() {
+        let raw = "a\x1b[31mb\x07\u{9b}c\r\nd\te\r".as_bytes().to_vec();
+        let out = printable(raw.clone());
+        assert_eq!(out.len(), raw.len());
+        assert_eq!(String::from_utf8(out).unwrap(), "a?[31mb?¿c\r\nd\te?");
+    }
 
     fn read(x: &Excerpt, s: usize, e: usize, ctx: usize) -> (String, usize, usize, usize) {
         let c = x.read_span(&(s, e - s).into(), ctx, ctx).unwrap();

@@ -6,6 +6,7 @@
 
 use super::excerpt::{one_line, Excerpt};
 use super::output::{FileResult, Renderer, RunSummary};
+use super::visible;
 use crate::lint::{Finding, Severity};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 use std::fmt;
@@ -44,13 +45,13 @@ struct Diag<'a> {
 
 impl fmt::Debug for Diag<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.finding.message)
+        f.write_str(&visible(&self.finding.message))
     }
 }
 
 impl fmt::Display for Diag<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.finding.message)
+        f.write_str(&visible(&self.finding.message))
     }
 }
 
@@ -73,7 +74,7 @@ impl Diagnostic for Diag<'_> {
         self.finding
             .help
             .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+            .map(|h| Box::new(visible(h)) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -94,14 +95,12 @@ impl Full {
             (s.start, s.len())
         };
         let mut labels = vec![LabeledSpan::new_primary_with_span(
-            Some(f.label.clone()),
+            Some(visible(&f.label).into_owned()),
             span(f.span),
         )];
-        labels.extend(
-            f.labels
-                .iter()
-                .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), span(l.span))),
-        );
+        labels.extend(f.labels.iter().map(|l| {
+            LabeledSpan::new_with_span(Some(visible(&l.message).into_owned()), span(l.span))
+        }));
         let diag = Diag {
             finding: f,
             source: Excerpt::new(src, file.name, labels.len()),
@@ -111,7 +110,10 @@ impl Full {
         if self.handler.render_report(out, &diag).is_err() {
             out.push_str(&format!(
                 "{}: {}[{}] {}\n",
-                file.name, f.severity, f.rule.code, f.message
+                visible(file.name),
+                f.severity,
+                f.rule.code,
+                visible(&f.message)
             ));
         }
         out.push('\n');

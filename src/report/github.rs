@@ -10,11 +10,14 @@ use std::io::Write;
 
 pub struct Github;
 
-/// Escapes the message part of a workflow command.
+/// Escapes the message part of a workflow command (and shows the log's other control
+/// characters as pictures: the runner echoes them to the job's log).
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    super::visible(&s).into_owned()
 }
 
 /// Escapes a property value of a workflow command.
