@@ -755,22 +755,24 @@ impl Selection {
         let mut enabled = vec![true; n];
         let mut severity: Vec<Severity> = cat.rules.iter().map(|r| r.severity).collect();
         for layer in layers {
-            if let Some(sel) = &layer.select {
+            if layer.select.is_some() {
                 enabled = vec![false; n];
-                for s in sel {
-                    for i in cat.resolve(s)? {
-                        enabled[i] = true;
-                    }
-                }
             }
-            for s in &layer.extend_select {
+            // The more specific selector wins, as in ruff (`--ignore OB --extend-select
+            // OB001` keeps OB001; `--select OB --ignore OB001` drops it); at equal
+            // specificity, ignoring wins.
+            let mut selectors: Vec<(&String, bool)> = layer
+                .select
+                .iter()
+                .flatten()
+                .chain(&layer.extend_select)
+                .map(|s| (s, true))
+                .chain(layer.ignore.iter().map(|s| (s, false)))
+                .collect();
+            selectors.sort_by_key(|&(s, on)| (cat.specificity(s), !on));
+            for (s, on) in selectors {
                 for i in cat.resolve(s)? {
-                    enabled[i] = true;
-                }
-            }
-            for s in &layer.ignore {
-                for i in cat.resolve(s)? {
-                    enabled[i] = false;
+                    enabled[i] = on;
                 }
             }
             // Less specific overrides first, so `OB = "error"` and `OB002 = "info"` compose.
@@ -1132,6 +1134,39 @@ mod tests {
         assert_eq!(sev, [("OB001", Severity::Error), ("OB002", Severity::Info)]);
         let ob001 = cat.resolve("OB001").unwrap();
         assert_eq!(sel.active(cat, &ob001).len(), 1);
+    }
+
+    #[test]
+    fn the_more_specific_selector_wins_and_ignore_wins_a_tie() {
+        let cat = Catalogue::builtin();
+        let codes = |layers: &[SelectionLayer]| -> Vec<String> {
+            let sel = Selection::resolve(cat, layers).unwrap();
+            sel.active(cat, &[])
+                .iter()
+                .map(|a| a.rule.code.clone())
+                .collect()
+        };
+        let layer = |select: Option<&[&str]>, extend: &[&str], ignore: &[&str]| SelectionLayer {
+            select: select.map(|s| s.iter().map(|x| x.to_string()).collect()),
+            extend_select: extend.iter().map(|x| x.to_string()).collect(),
+            ignore: ignore.iter().map(|x| x.to_string()).collect(),
+            severity: Vec::new(),
+        };
+        assert_eq!(codes(&[layer(Some(&["OB001"]), &[], &["OB"])]), ["OB001"]);
+        assert_eq!(codes(&[layer(Some(&["OB"]), &[], &["OB001"])]), ["OB002"]);
+        assert_eq!(
+            codes(&[layer(Some(&["CP"]), &["OB002"], &["CP", "OB002"])]),
+            Vec::<String>::new()
+        );
+        // A rule's name is as specific as its code.
+        let all = codes(&[layer(Some(&["ALL"]), &["dangling-commitment"], &["OB"])]);
+        assert!(all.contains(&"OB001".to_string()) && !all.contains(&"OB002".to_string()));
+        assert_eq!(all.len(), cat.rules.len() - 1);
+        // A later layer (the command line) still overrides an earlier one (the config file).
+        assert_eq!(
+            codes(&[layer(Some(&["OB001"]), &[], &[]), layer(None, &[], &["OB"])]),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
