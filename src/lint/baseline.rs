@@ -52,11 +52,27 @@ impl Baseline {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("{}: cannot read the baseline: {e}", path.display()))?;
         let f: File = serde_json::from_str(&text).map_err(|e| {
+            // (serde_json appends the position, given here in front; its column is 0 at the
+            // start of a line or the end of the input.)
+            let message = e.to_string();
+            let message = if text.trim_start().starts_with(['[', '"']) {
+                "not an object"
+            } else {
+                message
+                    .rfind(" at line ")
+                    .map_or(message.as_str(), |k| &message[..k])
+            };
+            let shape = match e.classify() {
+                serde_json::error::Category::Data => {
+                    " (a baseline is {\"schema\": \"trajlint.baseline/1\", \"findings\": [...]})"
+                }
+                _ => "",
+            };
             format!(
-                "{}:{}:{}: not a trajlint baseline: {e}",
+                "{}:{}:{}: not a trajlint baseline{shape}: {message}",
                 path.display(),
                 e.line(),
-                e.column()
+                e.column().max(1)
             )
         })?;
         if f.schema != SCHEMA {
@@ -111,4 +127,38 @@ pub fn write(path: &Path, mut entries: Vec<Entry>) -> std::io::Result<()> {
     writeln!(out, "  ]")?;
     writeln!(out, "}}")?;
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_error(text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("trajlint-baseline-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("b{}.json", text.len()));
+        std::fs::write(&path, text).unwrap();
+        let e = Baseline::load(&path).unwrap_err();
+        let _ = std::fs::remove_file(&path);
+        e.strip_prefix(&path.display().to_string())
+            .unwrap_or(&e)
+            .to_string()
+    }
+
+    /// A broken baseline is named where it breaks (from column 1), in our words.
+    #[test]
+    fn a_broken_baseline_says_where_and_what_a_baseline_is() {
+        assert_eq!(
+            load_error("[\n]\n"),
+            ":2:1: not a trajlint baseline (a baseline is {\"schema\": \"trajlint.baseline/1\", \"findings\": [...]}): not an object"
+        );
+        let e = load_error("{\"schema\": \"trajlint.baseline/1\", \"findings\": [{\"file\": 1}]}");
+        assert!(
+            e.starts_with(":1:57: not a trajlint baseline (a baseline is"),
+            "{e}"
+        );
+        assert!(!e.contains(" at line "), "{e}");
+        let e = load_error("{\"schema\": \"trajlint.baseline/1\", \"findings\": [\n");
+        assert_eq!(e, ":2:1: not a trajlint baseline: EOF while parsing a list");
+    }
 }
