@@ -671,3 +671,36 @@ fn a_todo_item_pending_in_every_list_is_one_finding_at_its_latest_listing() {
     let r = check(&["--output-format", "json", "--select", "OB001", fixture]);
     assert!(r.stdout.contains("pending since turn 2"), "{}", r.stdout);
 }
+
+/// Aider's default history file is hidden (and Aider puts `.aider*` in `.gitignore`), yet a walk
+/// reads it, in every directory it visits, once, in walk order.
+#[test]
+fn a_walk_reads_aider_hidden_history_files() {
+    let dir = scratch("aider-hidden");
+    let history = root().join("corpus/fixtures/aider/json-flag.aider.chat.history.md");
+    for d in ["p", "p/a", "p/b", "p/.hidden"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+        std::fs::copy(&history, dir.join(d).join(".aider.chat.history.md")).unwrap();
+    }
+    // A git repository that ignores Aider's files, as Aider leaves it; `b` also whitelists the
+    // file, so the walk itself yields it there: still read once.
+    std::fs::create_dir_all(dir.join("p/.git")).unwrap();
+    std::fs::write(dir.join("p/.gitignore"), ".aider*\n").unwrap();
+    std::fs::write(dir.join("p/b/.ignore"), "!.aider.chat.history.md\n").unwrap();
+    copy_fixture(&dir, "session.jsonl", "p/a/run.jsonl");
+    assert_eq!(
+        annotated_files("p", &dir),
+        [
+            "\"p/.aider.chat.history.md\"",
+            "\"p/a/.aider.chat.history.md\"",
+            "\"p/a/run.jsonl\"",
+            "\"p/b/.aider.chat.history.md\"",
+        ]
+    );
+    let r = trajlint(
+        &["check", "--isolated", "--output-format", "concise", "p"],
+        &dir,
+        None,
+    );
+    assert!(r.stdout.ends_with(" in 4 of 4 files.\n"), "{}", r.stdout);
+}

@@ -9,7 +9,7 @@ pub mod rules;
 pub mod single;
 
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use trajlint::extract::lexicon::Lexicon;
@@ -241,6 +241,9 @@ fn is_log_name(path: &std::path::Path) -> bool {
     ) || name.ends_with(".chat.history.md")
 }
 
+/// The name of Aider's default chat history.
+const AIDER_HISTORY: &str = ".aider.chat.history.md";
+
 pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -249,11 +252,23 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
             inputs.push(Input::Stdin);
         } else if p.is_dir() {
             let mut walked = EventGroups::default();
+            // Aider's history files, read although hidden (and gitignored by Aider itself).
+            let mut aider: HashSet<PathBuf> = HashSet::new();
             let walker = ignore::WalkBuilder::new(p)
                 .sort_by_file_name(|a, b| a.cmp(b))
                 .build();
             for entry in walker {
                 match entry {
+                    Ok(e) if e.file_type().is_some_and(|t| t.is_dir()) => {
+                        // First in its directory, where its name (a dot) mostly sorts anyway.
+                        let history = e.path().join(AIDER_HISTORY);
+                        if history.is_file() {
+                            aider.insert(history.clone());
+                            walked.push(Input::Path(history));
+                        }
+                    }
+                    // (Already taken, when an ignore file whitelists it.)
+                    Ok(e) if aider.contains(e.path()) => {}
                     // (The conversation's state beside its events is not a log.)
                     Ok(e) if conversation_state(e.path()) => {}
                     Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
