@@ -704,3 +704,43 @@ fn a_walk_reads_aider_hidden_history_files() {
     );
     assert!(r.stdout.ends_with(" in 4 of 4 files.\n"), "{}", r.stdout);
 }
+
+/// A path given twice, or a file given beside the directory that holds it, is checked once, in
+/// the place first met; stdin is read once.
+#[test]
+fn an_input_given_twice_is_checked_once() {
+    let dir = scratch("twice");
+    copy_fixture(&dir, "session.jsonl", "logs/a.jsonl");
+    copy_fixture(&dir, "compacted.jsonl", "logs/b.jsonl");
+    let files = |args: &[&str], stdin: Option<&[u8]>| {
+        let mut all = vec!["check", "--isolated", "--output-format", "concise"];
+        all.extend_from_slice(args);
+        let r = trajlint(&all, &dir, stdin);
+        let mut files: Vec<String> = r
+            .stdout
+            .lines()
+            .filter(|l| l.contains('['))
+            .map(|l| l.split(':').next().unwrap().to_string())
+            .collect();
+        files.dedup();
+        (files, r.stdout.lines().last().unwrap_or("").to_string())
+    };
+    let (f, last) = files(&["logs/a.jsonl", "logs/a.jsonl", "./logs/a.jsonl"], None);
+    assert_eq!(f, ["logs/a.jsonl"]);
+    assert!(last.ends_with("in 1 of 1 file."), "{last}");
+    let (f, last) = files(&["logs/b.jsonl", "logs", "./logs/a.jsonl"], None);
+    assert_eq!(f, ["logs/b.jsonl", "logs/a.jsonl"]);
+    assert!(last.ends_with("in 2 of 2 files."), "{last}");
+    // Named on the command line, a file that is no log is an error, wherever it was met first.
+    std::fs::write(dir.join("logs/c.json"), "{}").unwrap();
+    let r = trajlint(
+        &["check", "--isolated", "logs", "./logs/c.json"],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let log = std::fs::read(root().join(SESSION)).unwrap();
+    let (f, last) = files(&["-", "-"], Some(&log));
+    assert_eq!(f, ["-"]);
+    assert!(last.ends_with("in 1 of 1 file."), "{last}");
+}

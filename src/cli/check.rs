@@ -3,7 +3,7 @@
 //! format, and exits 0 (nothing at or above the fail level), 1 (findings) or 2 (usage,
 //! configuration or unreadable input).
 
-use super::{collect_inputs, for_each_mapped, load_lexicon, Input, InputArgs};
+use super::{collect_inputs, file_key, for_each_mapped, load_lexicon, Input, InputArgs};
 use clap::ValueEnum;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
@@ -287,9 +287,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         ..
     } = settings;
     let (mut inputs, walk_errors) = collect_inputs(&args.input.paths);
-    let explicit: HashSet<PathBuf> = args.input.paths.iter().cloned().collect();
+    // (By file: the one input a file named twice makes may be the one a walk met.)
+    let explicit: HashSet<PathBuf> = args.input.paths.iter().map(|p| file_key(p)).collect();
     inputs.retain_mut(|i| match i {
-        Input::Path(p) if !explicit.contains(p) => !config.excluded(&config.relative(p, &cwd)),
+        Input::Path(p) if !explicit.contains(&file_key(p)) => {
+            !config.excluded(&config.relative(p, &cwd))
+        }
         // (Excludes apply to each event file, as they would to the files alone.)
         Input::Events { files, .. } => {
             files.retain(|f| !config.excluded(&config.relative(f, &cwd)));
@@ -468,7 +471,7 @@ fn one_file(
     // Read diagnostics: errors and warnings (notes are for `annotate`).
     let mut diagnostics = String::new();
     let not_a_log = report.read.format.is_none();
-    let explicit = path.is_none_or(|p| plan.explicit.contains(p));
+    let explicit = path.is_none_or(|p| plan.explicit.contains(&file_key(p)));
     if not_a_log && !explicit {
         diagnostics.push_str(&format!(
             "{name}: warning: skipped: no known log format matches this file\n"

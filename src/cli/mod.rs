@@ -290,7 +290,25 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
             errors.push(format!("{}: no such file or directory", p.display()));
         }
     }
+    // Each input once (a path given twice, a file beside its directory), where first met.
+    let mut seen = HashSet::new();
+    inputs.retain(|i| {
+        seen.insert(match i {
+            Input::Path(p) => Some(file_key(p)),
+            Input::Events { pattern, .. } => Some(match (pattern.parent(), pattern.file_name()) {
+                (Some(dir), Some(name)) => file_key(dir).join(name),
+                _ => pattern.clone(),
+            }),
+            Input::Stdin => None,
+        })
+    });
     (inputs, errors)
+}
+
+/// What tells two spellings of one file apart from two files: its canonical path when it has
+/// one.
+pub fn file_key(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
 pub fn read_input(input: &Input) -> Result<SourceFile, String> {
