@@ -744,3 +744,40 @@ fn an_input_given_twice_is_checked_once() {
     assert_eq!(f, ["-"]);
     assert!(last.ends_with("in 1 of 1 file."), "{last}");
 }
+
+/// A gate pointed at a directory that holds no log fails (exit 2) and says so, as `annotate`
+/// does: it must not pass having checked nothing.
+#[test]
+fn no_log_found_is_an_error() {
+    let dir = scratch("no-log");
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    std::fs::create_dir_all(dir.join("notes")).unwrap();
+    std::fs::write(dir.join("notes/readme.md"), "# not a log\n").unwrap();
+    // Named like a log, walked, and skipped: no known format.
+    std::fs::write(dir.join("notes/data.json"), "{\"rows\": []}\n").unwrap();
+    for args in [
+        &["empty"][..],
+        &["notes"],
+        &["empty", "notes", "--exit-zero"],
+        &["empty", "--output-format", "json"],
+    ] {
+        let mut all = vec!["check", "--isolated"];
+        all.extend_from_slice(args);
+        let r = trajlint(&all, &dir, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("error: no trajectory log found under "),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.stdout.contains("All checks passed"), "{}", r.stdout);
+    }
+    let r = trajlint(&["annotate", "empty"], &dir, None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("error: no trajectory log found under empty"),
+        "{}",
+        r.stderr
+    );
+}

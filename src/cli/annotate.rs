@@ -1,6 +1,8 @@
 //! `trajlint annotate`: the annotation contract as JSON Lines, or a human view.
 
-use super::{collect_inputs, for_each_report, load_lexicon, print_read_issues, InputArgs};
+use super::{
+    collect_inputs, for_each_report, load_lexicon, no_log_found, print_read_issues, InputArgs,
+};
 use clap::ValueEnum;
 use std::io::Write;
 use std::process::ExitCode;
@@ -23,6 +25,10 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     let mut failed = !errors.is_empty();
     for e in errors {
         eprintln!("error: {e}");
+    }
+    if inputs.is_empty() && !failed {
+        eprintln!("error: {}", no_log_found(&input.paths));
+        return ExitCode::from(2);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

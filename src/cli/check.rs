@@ -1,9 +1,11 @@
 //! `trajlint check`: the CI gate. Reads files, directories (walked, ignore files respected) and
 //! stdin in parallel, runs the selected rules, prints the findings in input order in the chosen
 //! format, and exits 0 (nothing at or above the fail level), 1 (findings) or 2 (usage,
-//! configuration or unreadable input).
+//! configuration, unreadable input, or no log found).
 
-use super::{collect_inputs, file_key, for_each_mapped, load_lexicon, Input, InputArgs};
+use super::{
+    collect_inputs, file_key, for_each_mapped, load_lexicon, no_log_found, Input, InputArgs,
+};
 use clap::ValueEnum;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
@@ -411,6 +413,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     if let Some(b) = &plan.baseline {
         summary.stale_baseline = b.stale(&matched, &checked);
     }
+    let no_log = summary.files == 0 && summary.errors.is_empty();
+    if no_log {
+        eprintln!("error: {}", no_log_found(&args.input.paths));
+    }
 
     if let Some(path) = &args.write_baseline {
         let n = baseline_entries.len();
@@ -422,7 +428,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             if n == 1 { "finding" } else { "findings" },
             path.display()
         );
-        return if summary.errors.is_empty() {
+        return if summary.errors.is_empty() && !no_log {
             ExitCode::SUCCESS
         } else {
             ExitCode::from(2)
@@ -438,7 +444,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         }
         return ExitCode::from(2);
     }
-    if !summary.errors.is_empty() {
+    if !summary.errors.is_empty() || no_log {
         ExitCode::from(2)
     } else if summary.failing() > 0 && !args.exit_zero {
         ExitCode::from(1)

@@ -241,6 +241,17 @@ fn is_log_name(path: &std::path::Path) -> bool {
     ) || name.ends_with(".chat.history.md")
 }
 
+/// Why a run that read no log fails (exit 2): a gate pointed at the wrong directory must not
+/// pass having checked nothing.
+pub fn no_log_found(paths: &[PathBuf]) -> String {
+    let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    format!(
+        "no trajectory log found under {}: nothing was checked (a walk reads *.jsonl, *.json, \
+         *.ndjson, *.traj, *.eval, *.txt, *.log and *.chat.history.md files)",
+        paths.join(", ")
+    )
+}
+
 /// The name of Aider's default chat history.
 const AIDER_HISTORY: &str = ".aider.chat.history.md";
 

@@ -90,7 +90,9 @@ impl RunSummary {
     pub fn closing_lines(&self) -> Vec<String> {
         let n = self.findings();
         let mut lines = Vec::new();
-        if n == 0 {
+        if self.files == 0 && self.errors.is_empty() {
+            lines.push("No trajectory log found: 0 files checked.".to_string());
+        } else if n == 0 {
             lines.push(format!(
                 "All checks passed: no findings in {} {}.",
                 self.files,
