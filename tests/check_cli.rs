@@ -781,3 +781,54 @@ fn no_log_found_is_an_error() {
         r.stderr
     );
 }
+
+/// A run with inputs that could not be read does not close with "All checks passed": it says
+/// how many files were checked and how many inputs could not be read.
+#[test]
+fn unreadable_inputs_are_not_all_checks_passed() {
+    let dir = scratch("unreadable-closing");
+    copy_fixture(&dir, "session.jsonl", "good.jsonl");
+    std::fs::write(dir.join("empty.jsonl"), "").unwrap();
+    std::fs::write(dir.join("binary.jsonl"), [0u8, 159, 146, 150, 255, 0, 1]).unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["check", "--isolated", "--output-format", "concise"];
+        all.extend_from_slice(args);
+        trajlint(&all, &dir, None)
+    };
+    for (args, closing) in [
+        (
+            &["missing.jsonl"][..],
+            "0 files checked: no findings.\n1 input could not be read.\n",
+        ),
+        (
+            &["empty.jsonl"],
+            "0 files checked: no findings.\n1 input could not be read.\n",
+        ),
+        (
+            &["binary.jsonl"],
+            "0 files checked: no findings.\n1 input could not be read.\n",
+        ),
+        (
+            &[
+                "--select",
+                "RF",
+                "good.jsonl",
+                "empty.jsonl",
+                "missing.jsonl",
+            ],
+            "1 file checked: no findings.\n2 inputs could not be read.\n",
+        ),
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert_eq!(r.stdout, closing, "{args:?}");
+    }
+    // With findings, the count of unreadable inputs follows them.
+    let r = run(&["good.jsonl", "empty.jsonl"]);
+    assert!(
+        r.stdout
+            .ends_with("in 1 of 2 files.\n1 input could not be read.\n"),
+        "{}",
+        r.stdout
+    );
+}

@@ -86,12 +86,22 @@ impl RunSummary {
             .sum()
     }
 
-    /// "Found 3 findings (1 error, 2 warnings) in 2 of 10 files." and the baseline note.
+    /// "Found 3 findings (1 error, 2 warnings) in 2 of 10 files.", the baseline notes and the
+    /// count of inputs that could not be read.
     pub fn closing_lines(&self) -> Vec<String> {
         let n = self.findings();
         let mut lines = Vec::new();
         if self.files == 0 && self.errors.is_empty() {
             lines.push("No trajectory log found: 0 files checked.".to_string());
+        } else if n == 0 && !self.errors.is_empty() {
+            // Not "all checks passed": some inputs were not checked at all. (A path that could
+            // not be walked has no file name and was never counted among the files.)
+            let unread = self.errors.iter().filter(|(f, _)| !f.is_empty()).count();
+            let checked = self.files.saturating_sub(unread);
+            lines.push(format!(
+                "{checked} {} checked: no findings.",
+                plural(checked, "file", "files")
+            ));
         } else if n == 0 {
             lines.push(format!(
                 "All checks passed: no findings in {} {}.",
