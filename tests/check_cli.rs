@@ -832,3 +832,43 @@ fn unreadable_inputs_are_not_all_checks_passed() {
         r.stdout
     );
 }
+
+/// A reader that stops early (`| head`) stops the output quietly: the exit code is the run's
+/// (1 for findings here, 0 for `annotate`), not 2, and no error is printed.
+#[test]
+fn a_closed_pipe_keeps_the_exit_code_of_the_run() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = scratch("closed-pipe");
+    // Far more output than a pipe holds, so writing goes on after the reader is gone.
+    for i in 0..300 {
+        copy_fixture(&dir, "session.jsonl", &format!("logs/{i:03}.jsonl"));
+    }
+    let cases: [(&[&str], i32); 3] = [
+        (
+            &["check", "--isolated", "--output-format", "concise", "logs"],
+            1,
+        ),
+        (
+            &["check", "--isolated", "--output-format", "github", "logs"],
+            1,
+        ),
+        (&["annotate", "logs"], 0),
+    ];
+    for (args, code) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 64];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{args:?}: {stderr}");
+    }
+}

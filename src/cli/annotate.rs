@@ -32,6 +32,8 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    // The reader went away (`| head`): nothing more is written; the exit code stays the run's.
+    let mut closed = false;
     for_each_report(&inputs, input.input_format, &lex, |r| match r {
         Err(e) => {
             eprintln!("error: {e}");
@@ -39,6 +41,9 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
         }
         Ok(report) => {
             failed |= print_read_issues(&report);
+            if closed {
+                return;
+            }
             let res = match format {
                 AnnotateFormat::Json => {
                     trajlint::report::annotations::write_json(&mut out, &report)
@@ -47,11 +52,13 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
                     trajlint::report::annotations::write_text(&mut out, &report)
                 }
             };
-            if let Err(e) = res {
-                if e.kind() != std::io::ErrorKind::BrokenPipe {
+            match res {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => closed = true,
+                Err(e) => {
                     eprintln!("error: writing output: {e}");
+                    failed = true;
                 }
-                failed = true;
+                Ok(()) => {}
             }
         }
     });

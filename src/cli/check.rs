@@ -128,11 +128,39 @@ struct Output<'a> {
     renderer: &'a dyn Renderer,
     body: Option<Vec<u8>>,
     wrote_any: bool,
+    /// The reader went away (`| head`): nothing more is written, and that is no error.
+    closed: bool,
 }
 
 impl Output<'_> {
+    /// A write's result, a closed pipe taken as the reader's choice to stop reading.
+    fn quiet(&mut self, res: std::io::Result<()>) -> std::io::Result<()> {
+        match res {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            res => res,
+        }
+    }
+
+    fn header(&mut self) -> std::io::Result<()> {
+        let res = self.renderer.header(&mut self.sink, None);
+        self.quiet(res)
+    }
+
     fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        if bytes.is_empty() {
+        let res = self.write(bytes);
+        self.quiet(res)
+    }
+
+    fn finish(&mut self, run: &RunSummary) -> std::io::Result<()> {
+        let res = self.write_end(run);
+        self.quiet(res)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if bytes.is_empty() || self.closed {
             return Ok(());
         }
         let sep = if self.wrote_any {
@@ -154,7 +182,10 @@ impl Output<'_> {
         }
     }
 
-    fn finish(&mut self, run: &RunSummary) -> std::io::Result<()> {
+    fn write_end(&mut self, run: &RunSummary) -> std::io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
         if let Some(body) = self.body.take() {
             self.renderer.header(&mut self.sink, Some(run))?;
             self.sink.write_all(&body)?;
@@ -349,10 +380,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         renderer: plan.renderer,
         body: plan.renderer.buffered().then(Vec::new),
         wrote_any: false,
+        closed: false,
     };
     let mut io_error: Option<std::io::Error> = None;
     if output.body.is_none() && !writing_baseline {
-        if let Err(e) = plan.renderer.header(&mut output.sink, None) {
+        if let Err(e) = output.header() {
             io_error = Some(e);
         }
     }
@@ -439,9 +471,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         io_error.get_or_insert(e);
     }
     if let Some(e) = io_error {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: writing output: {e}");
-        }
+        eprintln!("error: writing output: {e}");
         return ExitCode::from(2);
     }
     if !summary.errors.is_empty() || no_log {
