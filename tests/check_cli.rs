@@ -872,3 +872,55 @@ fn a_closed_pipe_keeps_the_exit_code_of_the_run() {
         assert!(!stderr.contains("error"), "{args:?}: {stderr}");
     }
 }
+
+/// Every input that could not be read, a missing path included, is reported by the machine
+/// formats, as their counts say.
+#[test]
+fn junit_and_github_report_every_unreadable_input() {
+    let dir = scratch("unreadable-formats");
+    copy_fixture(&dir, "session.jsonl", "lm.json");
+    std::fs::write(dir.join("empty.jsonl"), "").unwrap();
+    let run = |format: &str| {
+        let args = [
+            "check",
+            "--isolated",
+            "--output-format",
+            format,
+            "lm.json",
+            "empty.jsonl",
+            "missing.jsonl",
+        ];
+        let r = trajlint(&args, &dir, None);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        r.stdout
+    };
+    let xml = run("junit");
+    assert!(
+        xml.contains(r#"<testsuite name="trajlint check" tests="3" failures="1" errors="2">"#),
+        "{xml}"
+    );
+    let errors: Vec<&str> = xml
+        .lines()
+        .filter(|l| l.contains("<testcase"))
+        .filter(|l| l.contains("empty.jsonl") || l.contains("missing.jsonl"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{xml}");
+    assert_eq!(xml.matches("<error ").count(), 2, "{xml}");
+    assert!(
+        xml.contains(r#"<error message="no such file or directory" type="unreadable">"#),
+        "{xml}"
+    );
+    let github = run("github");
+    let unreadable: Vec<&str> = github
+        .lines()
+        .filter(|l| l.starts_with("::error ") && l.contains("unreadable input"))
+        .collect();
+    assert_eq!(
+        unreadable,
+        [
+            "::error file=empty.jsonl,title=trajlint%3A unreadable input::the file is empty",
+            "::error file=missing.jsonl,title=trajlint%3A unreadable input::no such file or directory",
+        ],
+        "{github}"
+    );
+}

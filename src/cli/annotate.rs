@@ -21,12 +21,9 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (inputs, errors) = collect_inputs(&input.paths);
-    let mut failed = !errors.is_empty();
-    for e in errors {
-        eprintln!("error: {e}");
-    }
-    if inputs.is_empty() && !failed {
+    let inputs = collect_inputs(&input.paths);
+    let mut failed = false;
+    if inputs.is_empty() {
         eprintln!("error: {}", no_log_found(&input.paths));
         return ExitCode::from(2);
     }

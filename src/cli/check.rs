@@ -319,7 +319,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         baseline,
         ..
     } = settings;
-    let (mut inputs, walk_errors) = collect_inputs(&args.input.paths);
+    let mut inputs = collect_inputs(&args.input.paths);
     // (By file: the one input a file named twice makes may be the one a walk met.)
     let explicit: HashSet<PathBuf> = args.input.paths.iter().map(|p| file_key(p)).collect();
     inputs.retain_mut(|i| match i {
@@ -359,10 +359,6 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         fail_on: Some(fail_on),
         ..Default::default()
     };
-    for e in walk_errors {
-        eprintln!("error: {e}");
-        summary.errors.push((String::new(), e));
-    }
     let progress = (!args.no_progress && std::io::stderr().is_terminal() && inputs.len() >= 20)
         .then(|| {
             let pb = indicatif::ProgressBar::new(inputs.len() as u64);
@@ -495,7 +491,10 @@ fn one_file(
         Ok(r) => r,
         Err(e) => {
             let name = path.map_or("-".into(), display_name);
-            return failed(plan, name, String::new(), e);
+            // (The reason alone: the formats name the file themselves.)
+            let prefix = format!("{}: ", path.map_or("-".into(), |p| p.display().to_string()));
+            let why = e.strip_prefix(&prefix).map_or(e.clone(), str::to_string);
+            return failed(plan, name, String::new(), why);
         }
     };
     if let (None, Some(n)) = (path, &plan.stdin_name) {

@@ -49,7 +49,8 @@ pub fn load_lexicon(files: &[PathBuf]) -> Result<Lexicon, String> {
     Lexicon::with_extra(&extra).map_err(|e| e.to_string())
 }
 
-/// An input to read: a path, a conversation kept one event per file, or stdin.
+/// An input to read: a path, a conversation kept one event per file, or stdin; or a path that
+/// could not be walked (missing), reported where it was met like a file that could not be read.
 pub enum Input {
     Path(PathBuf),
     /// An OpenHands conversation kept one event per file (`events/event-00000-<id>.json`, …, or
@@ -61,13 +62,19 @@ pub enum Input {
         files: Vec<PathBuf>,
     },
     Stdin,
+    Unreadable {
+        path: PathBuf,
+        why: String,
+    },
 }
 
 impl Input {
     /// The path the input is known by (the pattern for joined event files).
     pub fn path(&self) -> Option<&Path> {
         match self {
-            Input::Path(p) | Input::Events { pattern: p, .. } => Some(p),
+            Input::Path(p)
+            | Input::Events { pattern: p, .. }
+            | Input::Unreadable { path: p, .. } => Some(p),
             Input::Stdin => None,
         }
     }
@@ -255,9 +262,8 @@ pub fn no_log_found(paths: &[PathBuf]) -> String {
 /// The name of Aider's default chat history.
 const AIDER_HISTORY: &str = ".aider.chat.history.md";
 
-pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
+pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
     let mut inputs = Vec::new();
-    let mut errors = Vec::new();
     for p in paths {
         if p.as_os_str() == "-" {
             inputs.push(Input::Stdin);
@@ -291,21 +297,24 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
                         }
                     }
                     Ok(_) => {}
-                    Err(e) => errors.push(e.to_string()),
+                    Err(e) => walked.push(walk_error(p, e)),
                 }
             }
             inputs.extend(walked.into_inputs());
         } else if p.exists() {
             inputs.push(Input::Path(p.clone()));
         } else {
-            errors.push(format!("{}: no such file or directory", p.display()));
+            inputs.push(Input::Unreadable {
+                path: p.clone(),
+                why: "no such file or directory".into(),
+            });
         }
     }
     // Each input once (a path given twice, a file beside its directory), where first met.
     let mut seen = HashSet::new();
     inputs.retain(|i| {
         seen.insert(match i {
-            Input::Path(p) => Some(file_key(p)),
+            Input::Path(p) | Input::Unreadable { path: p, .. } => Some(file_key(p)),
             Input::Events { pattern, .. } => Some(match (pattern.parent(), pattern.file_name()) {
                 (Some(dir), Some(name)) => file_key(dir).join(name),
                 _ => pattern.clone(),
@@ -313,7 +322,21 @@ pub fn collect_inputs(paths: &[PathBuf]) -> (Vec<Input>, Vec<String>) {
             Input::Stdin => None,
         })
     });
-    (inputs, errors)
+    inputs
+}
+
+/// A walk's error as an input that could not be read: named by the path it is about.
+fn walk_error(root: &Path, e: ignore::Error) -> Input {
+    let mut err = &e;
+    while let ignore::Error::WithDepth { err: inner, .. } = err {
+        err = inner;
+    }
+    let (path, why) = match err {
+        ignore::Error::WithPath { path, err } => (path.clone(), err.to_string()),
+        ignore::Error::Loop { child, .. } => (child.clone(), e.to_string()),
+        _ => (root.to_path_buf(), e.to_string()),
+    };
+    Input::Unreadable { path, why }
 }
 
 /// What tells two spellings of one file apart from two files: its canonical path when it has
@@ -344,6 +367,7 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
                 bytes,
             ))
         }
+        Input::Unreadable { path, why } => Err(format!("{}: {why}", path.display())),
         Input::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin()

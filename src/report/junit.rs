@@ -1,6 +1,6 @@
 //! `--output-format junit`: JUnit XML, one test case per input file. A file fails when it has
 //! a finding at or above the fail level (each finding one line of the failure's text); findings
-//! below it are listed in the case's `system-out`; an input that could not be read is an error.
+//! below it are listed in the case's `system-out`; an input that could not be read (a missing path too) is an error.
 
 use super::output::{range, FileResult, Renderer, RunSummary};
 use crate::lint::Severity;

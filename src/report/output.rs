@@ -44,7 +44,7 @@ pub fn range(src: &SourceFile, span: Span) -> (Position, Position) {
 /// Counts for the closing lines and the exit code.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
-    /// Inputs read (or attempted).
+    /// Inputs read (or attempted: a missing path too).
     pub files: usize,
     /// Inputs with at least one finding shown.
     pub files_with_findings: usize,
@@ -94,10 +94,8 @@ impl RunSummary {
         if self.files == 0 && self.errors.is_empty() {
             lines.push("No trajectory log found: 0 files checked.".to_string());
         } else if n == 0 && !self.errors.is_empty() {
-            // Not "all checks passed": some inputs were not checked at all. (A path that could
-            // not be walked has no file name and was never counted among the files.)
-            let unread = self.errors.iter().filter(|(f, _)| !f.is_empty()).count();
-            let checked = self.files.saturating_sub(unread);
+            // Not "all checks passed": some inputs were not checked at all.
+            let checked = self.files.saturating_sub(self.errors.len());
             lines.push(format!(
                 "{checked} {} checked: no findings.",
                 plural(checked, "file", "files")
