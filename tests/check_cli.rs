@@ -924,3 +924,45 @@ fn junit_and_github_report_every_unreadable_input() {
         "{github}"
     );
 }
+
+#[test]
+fn report_flags_that_cannot_apply_are_usage_errors() {
+    let dir = scratch("flag_conflicts");
+    // A wrong output format in the configuration is named where it is, even when the command
+    // line gives one.
+    std::fs::write(
+        dir.join("trajlint.toml"),
+        "fail-on = \"warning\"\noutput-format = \"Concise\"\n",
+    )
+    .unwrap();
+    let log = root().join(SESSION);
+    let log = log.to_str().unwrap();
+    for args in [
+        vec!["check", log],
+        vec!["check", "--output-format", "json", log],
+    ] {
+        let r = trajlint(&args, &dir, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains("trajlint.toml:2:17: unknown output format `Concise`"),
+            "{}",
+            r.stderr
+        );
+    }
+    // --statistics has no SARIF, GitHub or JUnit form; --write-baseline prints nothing to send
+    // to --output-file (which must not be created).
+    let r = check(&["--statistics", "--output-format", "sarif", SESSION]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--statistics"), "{}", r.stderr);
+    let out = dir.join("out.txt");
+    let r = check(&[
+        "--write-baseline",
+        dir.join("b.json").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        SESSION,
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(!out.exists());
+}

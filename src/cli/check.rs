@@ -77,7 +77,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// Write every current finding to this baseline file (and print none).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "output_file")]
     pub write_baseline: Option<PathBuf>,
     /// Print the number of findings per rule instead of the findings.
     #[arg(long)]
@@ -229,15 +229,9 @@ fn settings(args: &CheckArgs, cwd: &Path, cat: &Catalogue) -> Result<Settings, S
     };
     let format = match (args.output_format, &config.output_format) {
         (Some(f), _) => f,
-        (None, Some((name, line))) => OutputFormat::from_str(name, false).map_err(|_| {
-            let file = config
-                .file
-                .as_deref()
-                .map_or("trajlint.toml".into(), |p| p.display().to_string());
-            format!(
-                "{file}:{line}: unknown output format `{name}`; known: full, concise, json, json-lines, sarif, github, junit"
-            )
-        })?,
+        // (The configuration checked the name against the same list.)
+        (None, Some(name)) => OutputFormat::from_str(name, false)
+            .map_err(|_| format!("unknown output format `{name}`"))?,
         (None, None) => OutputFormat::Full,
     };
     let cli_layer = SelectionLayer {
@@ -310,6 +304,18 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage_error(e),
     };
+    // (Counts per rule have a text and a JSON form; the report formats have no place for them.)
+    if args.statistics
+        && matches!(
+            settings.format,
+            OutputFormat::Sarif | OutputFormat::Github | OutputFormat::Junit
+        )
+    {
+        return usage_error(
+            "--statistics prints counts as text, or as JSON with --output-format json; \
+             it has no sarif, github or junit form",
+        );
+    }
     let renderer = renderer(args, &settings, cat, &cwd);
     let Settings {
         config,
@@ -622,4 +628,19 @@ fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
         None => name.to_string(),
     };
     sarif::encode_path(&rel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_configuration_knows_every_output_format() {
+        let names: Vec<String> = OutputFormat::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|p| p.get_name().to_string())
+            .collect();
+        assert_eq!(names, trajlint::lint::config::OUTPUT_FORMATS);
+    }
 }

@@ -74,8 +74,8 @@ pub struct Config {
     pub root: PathBuf,
     pub layer: SelectionLayer,
     pub fail_on: Option<Severity>,
-    /// The output format name as written (the CLI checks it).
-    pub output_format: Option<(String, usize)>,
+    /// The output format, one of `OUTPUT_FORMATS`.
+    pub output_format: Option<String>,
     pub per_path_ignores: Vec<PathIgnore>,
     exclude: GlobSet,
     pub baseline: Option<PathBuf>,
@@ -138,6 +138,21 @@ impl Config {
                 e.message().trim_end().to_string(),
             )
         })?;
+        // (Checked even where the command line overrides it: the file is wrong either way.)
+        if let Some(f) = &raw.output_format {
+            if !OUTPUT_FORMATS.contains(&f.get_ref().as_str()) {
+                return Err(err_at(
+                    file,
+                    text,
+                    f.span().start,
+                    format!(
+                        "unknown output format `{}`; known: {}",
+                        f.get_ref(),
+                        OUTPUT_FORMATS.join(", ")
+                    ),
+                ));
+            }
+        }
         let check = |s: &Spanned<String>| -> Result<Vec<usize>, LoadError> {
             cat.resolve(s.get_ref())
                 .map_err(|m| err_at(file, text, s.span().start, m))
@@ -185,9 +200,7 @@ impl Config {
             root: root.to_path_buf(),
             layer,
             fail_on: raw.fail_on,
-            output_format: raw
-                .output_format
-                .map(|s| (s.get_ref().clone(), line_of(text, s.span().start))),
+            output_format: raw.output_format.map(Spanned::into_inner),
             per_path_ignores,
             exclude,
             baseline: raw.baseline.map(|b| root.join(b)),
@@ -229,9 +242,17 @@ fn glob(pattern: &str) -> Result<Glob, String> {
         .map_err(|e| format!("bad glob `{pattern}`: {e}"))
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
-}
+/// The names `output-format` takes: those of `check --output-format` (a test of the CLI keeps
+/// the two lists alike).
+pub const OUTPUT_FORMATS: [&str; 7] = [
+    "full",
+    "concise",
+    "json",
+    "json-lines",
+    "sarif",
+    "github",
+    "junit",
+];
 
 /// `.` and `..` resolved without touching the file system.
 pub fn normalize(path: &Path) -> PathBuf {
