@@ -232,7 +232,8 @@ fn configuration_errors_point_at_the_line() {
     let r = trajlint(&["check", "a.jsonl"], &dir, None);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("trajlint.toml:1:17: unknown output format `xml`"),
+        r.stderr
+            .contains("trajlint.toml:1:17: unknown output format `xml`"),
         "{}",
         r.stderr
     );
