@@ -49,6 +49,9 @@ pub struct SourceFile {
     /// `cat`) may get thousands of findings, and counting each column from the line's start
     /// would cost findings times line length.
     marks: std::sync::OnceLock<Vec<(usize, usize)>>,
+    /// For bytes joined from several files (a conversation kept one event per file): where
+    /// each file starts, and its path. Positions are then given in the file a span lies in.
+    parts: Vec<(usize, PathBuf)>,
 }
 
 /// Bytes between two marks of the character count (see `SourceFile::marks`).
@@ -73,6 +76,46 @@ impl SourceFile {
             bytes: bytes.into(),
             line_starts,
             marks: std::sync::OnceLock::new(),
+            parts: Vec::new(),
+        }
+    }
+
+    /// Bytes joined from the files `parts` (each file's start offset, and its path; each
+    /// starting a line), known by `name` as one log.
+    pub fn joined(
+        name: impl Into<String>,
+        path: Option<PathBuf>,
+        bytes: Vec<u8>,
+        parts: Vec<(usize, PathBuf)>,
+    ) -> Self {
+        SourceFile {
+            parts,
+            ..Self::new(name, path, bytes)
+        }
+    }
+
+    /// The files the bytes were joined from (none for one file).
+    pub fn parts(&self) -> &[(usize, PathBuf)] {
+        &self.parts
+    }
+
+    /// Which of the joined files holds `offset`, and the 0-based line of the joined bytes
+    /// where that file begins (None for one file).
+    pub fn part_of(&self, offset: usize) -> Option<(usize, usize)> {
+        let k = self
+            .parts
+            .partition_point(|&(start, _)| start <= offset)
+            .checked_sub(1)?;
+        Some((k, self.line_of(self.parts[k].0)))
+    }
+
+    /// As `line_col`, the line counted in the file that holds `offset` when the bytes were
+    /// joined from several: (that file's index among the parts, line, column).
+    pub fn place(&self, offset: usize) -> (Option<usize>, usize, usize) {
+        let (line, col) = self.line_col(offset);
+        match self.part_of(offset.min(self.bytes.len())) {
+            Some((k, first)) => (Some(k), line - first, col),
+            None => (None, line, col),
         }
     }
 
@@ -185,6 +228,31 @@ mod tests {
                 + 1;
             assert_eq!(src.line_col(offset), (2, want), "{offset}");
         }
+    }
+
+    /// Bytes joined from several files are placed in the file that holds them, lines counted
+    /// from that file's first.
+    #[test]
+    fn a_joined_source_places_offsets_in_their_own_file() {
+        let src = SourceFile::joined(
+            "events/*.json",
+            None,
+            b"{\"a\": 1}\n{\"b\":\n 2}\n{}\n".to_vec(),
+            vec![
+                (0, "e0.json".into()),
+                (9, "e1.json".into()),
+                (19, "e2.json".into()),
+            ],
+        );
+        assert_eq!(src.place(0), (Some(0), 1, 1));
+        assert_eq!(src.place(9), (Some(1), 1, 1));
+        // `2` is on the second line of e1.json: line 3 of the joined bytes.
+        assert_eq!(src.line_col(16), (3, 2));
+        assert_eq!(src.place(16), (Some(1), 2, 2));
+        assert_eq!(src.place(20), (Some(2), 1, 2));
+        let one = SourceFile::new("t", None, b"ab\ncd".to_vec());
+        assert_eq!(one.place(4), (None, 2, 2));
+        assert_eq!(one.part_of(4), None);
     }
 
     #[test]

@@ -478,24 +478,64 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
         "{}",
         plan.stdout
     );
-    // `check` names the pattern; no input is left unread.
+    // `check` places each finding in its event's own file (line 1: one event a file), where a
+    // code scanner or an annotation can find it; no input is left unread.
     let r = trajlint(
         &[
             "check",
             "--isolated",
             "--output-format",
-            "concise",
+            "json",
             "conv-a/events",
         ],
         &dir,
         None,
     );
-    assert!(
-        r.stdout.contains("conv-a/events/event-*.json:"),
-        "{}",
-        r.stdout
-    );
     assert!(!r.stderr.contains("could not be read"), "{}", r.stderr);
+    let found: Vec<serde_json::Value> = serde_json::from_str(&r.stdout).unwrap();
+    assert!(!found.is_empty(), "{}", r.stdout);
+    let mut placed = Vec::new();
+    for f in &found {
+        for at in std::iter::once(f).chain(f["labels"].as_array().unwrap()) {
+            let file = at["file"].as_str().or(f["file"].as_str()).unwrap();
+            assert!(file.starts_with("conv-a/events/event-0"), "{file}");
+            let bytes = std::fs::read(dir.join(file)).unwrap();
+            let (s, e) = (
+                at["bytes"][0].as_u64().unwrap() as usize,
+                at["bytes"][1].as_u64().unwrap() as usize,
+            );
+            assert!(s <= e && e <= bytes.len(), "{file}: {s}..{e}");
+            assert_eq!(at["location"]["line"], 1);
+            // (ASCII events: the column is the byte offset plus one.)
+            assert_eq!(at["location"]["column"].as_u64().unwrap() as usize, s + 1);
+            placed.push(String::from_utf8_lossy(&bytes[s..e]).into_owned());
+        }
+    }
+    assert!(
+        placed
+            .iter()
+            .any(|t| t == "Don't push; I want to review the diff first."),
+        "{placed:?}"
+    );
+    for format in ["concise", "github", "full"] {
+        let r = trajlint(
+            &[
+                "check",
+                "--isolated",
+                "--output-format",
+                format,
+                "conv-a/events",
+            ],
+            &dir,
+            None,
+        );
+        assert!(!r.stdout.contains("event-*"), "{format}: {}", r.stdout);
+        assert!(
+            r.stdout.contains("conv-a/events/event-00021-"),
+            "{format}: {}",
+            r.stdout
+        );
+    }
     let r = trajlint(&["check", "--isolated", "conv-a"], &dir, None);
     assert!(!r.stderr.contains("base_state"), "{}", r.stderr);
     // Beside an `events/` directory of something else, a `metadata.json` is an input.

@@ -567,6 +567,17 @@ fn one_file(
         });
     }
     let uri = uri_of(path, &name, &plan.cwd);
+    // (A conversation kept one event per file: findings are placed in the events' own files.)
+    let parts: Vec<(String, String)> = report
+        .source
+        .parts()
+        .iter()
+        .map(|(_, p)| {
+            let name = display_name(p);
+            let uri = uri_of(Some(p), &name, &plan.cwd);
+            (name, uri)
+        })
+        .collect();
     let chunk = if writing_baseline {
         Vec::new()
     } else {
@@ -576,6 +587,7 @@ fn one_file(
             source: Some(&report.source),
             findings: &findings,
             error: None,
+            parts: &parts,
         })
     };
     Outcome {
@@ -600,6 +612,7 @@ fn failed(plan: &Plan<'_>, name: String, mut diagnostics: String, why: String) -
         source: None,
         findings: &[],
         error: Some(&why),
+        parts: &[],
     });
     Outcome {
         name,

@@ -352,7 +352,9 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
             // One event a line: a broken file breaks its own line only, and a position names
             // the event by its line.
             let mut bytes = Vec::new();
+            let mut parts = Vec::with_capacity(files.len());
             for f in files {
+                parts.push((bytes.len(), f.clone()));
                 let mut file =
                     std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
                 file.read_to_end(&mut bytes)
@@ -361,10 +363,11 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
                     bytes.push(b'\n');
                 }
             }
-            Ok(SourceFile::new(
+            Ok(SourceFile::joined(
                 pattern.display().to_string(),
                 Some(pattern.clone()),
                 bytes,
+                parts,
             ))
         }
         Input::Unreadable { path, why } => Err(format!("{}: {why}", path.display())),

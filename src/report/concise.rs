@@ -1,7 +1,7 @@
 //! `--output-format concise`: one line per finding, `file:line:column: severity[CODE] message`,
 //! the shape compilers print and editors' problem matchers read.
 
-use super::output::{range, FileResult, Renderer, RunSummary};
+use super::output::{FileResult, Renderer, RunSummary};
 use super::visible;
 use std::io::{self, Write};
 
@@ -14,13 +14,13 @@ impl Renderer for Concise {
             return out;
         };
         for f in file.findings {
-            let (start, _) = range(src, f.span);
+            let at = file.place(src, f.span);
             let _ = writeln!(
                 out,
                 "{}:{}:{}: {}[{}] {}",
-                visible(file.name),
-                start.line,
-                start.column,
+                visible(at.name),
+                at.start.line,
+                at.start.column,
                 f.severity,
                 f.rule.code,
                 visible(&f.message)

@@ -26,6 +26,9 @@ const ELLIPSIS: &[u8] = "…".as_bytes();
 pub struct Excerpt<'a> {
     file: &'a SourceFile,
     name: &'a str,
+    /// For a log joined from one file per event: each file's displayed name (see
+    /// `SourceFile::parts`). An excerpt then stays within its event's file, named by it.
+    parts: &'a [(String, String)],
     /// Owned excerpts (cut lines, invalid UTF-8 made valid) handed out by reference.
     slots: Box<[OnceLock<Box<[u8]>>]>,
     next: AtomicUsize,
@@ -41,9 +44,33 @@ impl<'a> Excerpt<'a> {
         Excerpt {
             file,
             name,
+            parts: &[],
             slots: (0..n).map(|_| OnceLock::new()).collect(),
             next: AtomicUsize::new(0),
             work: AtomicUsize::new(0),
+        }
+    }
+
+    /// The files a joined log was read from, as displayed (with their URIs).
+    pub fn with_parts(mut self, parts: &'a [(String, String)]) -> Self {
+        self.parts = parts;
+        self
+    }
+
+    /// The name of the file holding `offset`, and the lines `[first, end)` of the source that
+    /// file spans (the whole source for a log of one file).
+    fn holder(&self, offset: usize) -> (&'a str, usize, usize) {
+        match self.file.part_of(offset) {
+            Some((k, first)) => {
+                let end = self
+                    .file
+                    .parts()
+                    .get(k + 1)
+                    .map_or(self.file.line_count(), |p| self.file.line_of(p.0));
+                let name = self.parts.get(k).map_or(self.name, |p| p.0.as_str());
+                (name, first, end)
+            }
+            None => (self.name, 0, self.file.line_count()),
         }
     }
 
@@ -106,6 +133,8 @@ impl<'a> Excerpt<'a> {
         self.file.line_col(offset).1 - 1
     }
 
+    /// `data` read from `start` (on 0-based `line`), named by the file that holds it and
+    /// its line counted there.
     fn contents(
         &self,
         data: &'a [u8],
@@ -114,11 +143,12 @@ impl<'a> Excerpt<'a> {
         column: usize,
         lines: usize,
     ) -> Box<dyn SpanContents<'a> + 'a> {
+        let (name, first, _) = self.holder(start);
         Box::new(MietteSpanContents::new_named(
-            super::visible(self.name).into_owned(),
+            super::visible(name).into_owned(),
             data,
             (start, data.len()).into(),
-            line,
+            line - first,
             column,
             lines,
         ))
@@ -244,12 +274,14 @@ impl<'a> SourceCode for Excerpt<'a> {
             // labels in separate excerpts.
             return Err(MietteError::OutOfBounds);
         }
+        // (Context stays within the event's own file, for a log joined from one per event.)
+        let (_, floor, ceiling) = this.holder(s);
         let mut top = first;
-        while top > 0 && first - top < before && !this.is_long(top - 1) {
+        while top > floor && first - top < before && !this.is_long(top - 1) {
             top -= 1;
         }
         let mut bottom = last;
-        while bottom + 1 < this.file.line_count() && bottom - last < after {
+        while bottom + 1 < ceiling && bottom - last < after {
             let (a, z) = this.line(bottom + 1);
             if z - a > LONG_LINE || a >= this.file.len() {
                 break;

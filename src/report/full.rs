@@ -103,7 +103,7 @@ impl Full {
         }));
         let diag = Diag {
             finding: f,
-            source: Excerpt::new(src, file.name, labels.len()),
+            source: Excerpt::new(src, file.name, labels.len()).with_parts(file.parts),
             labels,
             code: format!("{}[{}] {}", f.severity, f.rule.code, f.rule.name),
         };

@@ -4,7 +4,7 @@
 //! lines). Properties and data are escaped as the runner expects (`%`, CR, LF; and `:` `,` in
 //! properties). The labels follow the message, one per line, with their positions.
 
-use super::output::{range, FileResult, Renderer};
+use super::output::{FileResult, Renderer};
 use crate::lint::Severity;
 use std::io::Write;
 
@@ -40,7 +40,8 @@ impl Renderer for Github {
             return out;
         };
         for f in file.findings {
-            let (start, end) = range(src, f.span);
+            let at = file.place(src, f.span);
+            let (start, end) = (at.start, at.end);
             let level = match f.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
@@ -48,7 +49,7 @@ impl Renderer for Github {
             };
             let mut props = format!(
                 "file={},line={},endLine={}",
-                escape_property(file.name),
+                escape_property(at.name),
                 start.line,
                 end.line
             );
@@ -61,8 +62,17 @@ impl Renderer for Github {
             ));
             let mut message = f.message.clone();
             for l in &f.labels {
-                let (ls, _) = range(src, l.span);
-                message.push_str(&format!("\n  {}:{}: {}", ls.line, ls.column, l.message));
+                // (A label in another event's file names it.)
+                let l_at = file.place(src, l.span);
+                let ls = l_at.start;
+                if l_at.name == at.name {
+                    message.push_str(&format!("\n  {}:{}: {}", ls.line, ls.column, l.message));
+                } else {
+                    message.push_str(&format!(
+                        "\n  {}:{}:{}: {}",
+                        l_at.name, ls.line, ls.column, l.message
+                    ));
+                }
             }
             let _ = writeln!(out, "::{level} {props}::{}", escape_data(&message));
         }
@@ -104,6 +114,7 @@ mod tests {
                 source: Some(&src),
                 findings: std::slice::from_ref(f),
                 error: None,
+                parts: &[],
             });
             String::from_utf8(out).unwrap()
         };

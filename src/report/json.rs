@@ -2,7 +2,7 @@
 //! Every position is given twice: raw byte offsets into the file (`bytes`, `[start, end)`), and
 //! 1-based line and column (in characters) computed from the file's line index.
 
-use super::output::{range, FileResult, Position, Renderer, RunSummary};
+use super::output::{FileResult, Position, Renderer, RunSummary};
 use crate::lint::Finding;
 use crate::source::{SourceFile, Span};
 use serde::Serialize;
@@ -10,6 +10,10 @@ use std::io::{self, Write};
 
 #[derive(Serialize)]
 struct Located<'a> {
+    /// Another file than the finding's (a label in another event's file of a conversation
+    /// kept one event per file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
     bytes: Span,
     location: Position,
     end_location: Position,
@@ -34,31 +38,48 @@ struct FindingOut<'a> {
     fingerprint: &'a str,
 }
 
-fn located<'a>(src: &SourceFile, span: Span, message: Option<&'a str>) -> Located<'a> {
-    let (location, end_location) = range(src, span);
-    Located {
-        bytes: span,
-        location,
-        end_location,
+/// A span where it is: byte offsets and positions in the file that holds it (see
+/// `FileResult::place`), and that file's name.
+fn located<'a>(
+    file: &FileResult<'a>,
+    src: &SourceFile,
+    span: Span,
+    message: Option<&'a str>,
+) -> (&'a str, Located<'a>) {
+    let at = file.place(src, span);
+    let located = Located {
+        file: None,
+        bytes: Span {
+            start: span.start - at.base,
+            end: span.end.max(span.start) - at.base,
+        },
+        location: at.start,
+        end_location: at.end,
         message,
-    }
+    };
+    (at.name, located)
 }
 
-fn finding_out<'a>(src: &SourceFile, f: &'a Finding) -> FindingOut<'a> {
+fn finding_out<'a>(file: &FileResult<'a>, src: &SourceFile, f: &'a Finding) -> FindingOut<'a> {
+    let (name, at) = located(file, src, f.span, None);
     FindingOut {
         code: &f.rule.code,
         name: &f.rule.name,
         severity: f.severity,
         message: &f.message,
-        file: &f.file,
+        file: name,
         trajectory: f.trajectory,
         turn: f.turn,
-        at: located(src, f.span, None),
+        at,
         label: &f.label,
         labels: f
             .labels
             .iter()
-            .map(|l| located(src, l.span, Some(&l.message)))
+            .map(|l| {
+                let (other, mut at) = located(file, src, l.span, Some(&l.message));
+                at.file = (other != name).then_some(other);
+                at
+            })
             .collect(),
         help: f.help.as_deref(),
         fingerprint: &f.fingerprint,
@@ -83,7 +104,7 @@ impl Renderer for Json {
                 out.push(b',');
             }
             out.extend_from_slice(b"\n  ");
-            let _ = serde_json::to_writer(&mut out, &finding_out(src, f));
+            let _ = serde_json::to_writer(&mut out, &finding_out(file, src, f));
         }
         out
     }
@@ -110,7 +131,7 @@ impl Renderer for JsonLines {
             return out;
         };
         for f in file.findings {
-            let _ = serde_json::to_writer(&mut out, &finding_out(src, f));
+            let _ = serde_json::to_writer(&mut out, &finding_out(file, src, f));
             out.push(b'\n');
         }
         out

@@ -2,7 +2,7 @@
 //! a finding at or above the fail level (each finding one line of the failure's text); findings
 //! below it are listed in the case's `system-out`; an input that could not be read (a missing path too) is an error.
 
-use super::output::{range, FileResult, Renderer, RunSummary};
+use super::output::{FileResult, Renderer, RunSummary};
 use crate::lint::Severity;
 use std::io::{self, Write};
 
@@ -67,10 +67,10 @@ impl Renderer for Junit {
             return out;
         };
         let line = |f: &crate::lint::Finding| {
-            let (s, _) = range(src, f.span);
+            let at = file.place(src, f.span);
             escape(&format!(
                 "{}:{}:{}: {}[{}] {}",
-                file.name, s.line, s.column, f.severity, f.rule.code, f.message
+                at.name, at.start.line, at.start.column, f.severity, f.rule.code, f.message
             ))
         };
         let (failing, other): (Vec<_>, Vec<_>) = file

@@ -23,6 +23,51 @@ pub struct FileResult<'a> {
     pub findings: &'a [Finding],
     /// Why the input could not be read, when it could not.
     pub error: Option<&'a str>,
+    /// For a log joined from several files (`SourceFile::parts`), each file as displayed and
+    /// its URI: positions are given in those files.
+    pub parts: &'a [(String, String)],
+}
+
+/// Where a span is: the file that holds it (the event's own file, for a log joined from one
+/// file per event), as displayed and as a URI, and its positions in that file.
+pub struct Place<'a> {
+    pub name: &'a str,
+    pub uri: &'a str,
+    pub start: Position,
+    pub end: Position,
+    /// The offset in the source where that file begins (0 for a log of one file).
+    pub base: usize,
+}
+
+impl<'a> FileResult<'a> {
+    /// Where `span` of `src` (this input's source) is. A span that runs past the end of its
+    /// event's file ends there.
+    pub fn place(&self, src: &SourceFile, span: Span) -> Place<'a> {
+        let (part, line, column) = src.place(span.start);
+        let start = Position { line, column };
+        let (end_part, line, column) = src.place(span.end.max(span.start));
+        let (name, uri) = part
+            .and_then(|k| self.parts.get(k))
+            .map_or((self.name, self.uri), |(n, u)| (n.as_str(), u.as_str()));
+        let base = part.and_then(|k| src.parts().get(k)).map_or(0, |p| p.0);
+        // (A span ending where the next event's file begins ends after its own last byte.)
+        let end = if end_part == part {
+            Position { line, column }
+        } else {
+            let (_, line, column) = src.place(span.end.saturating_sub(1).max(span.start));
+            Position {
+                line,
+                column: column + 1,
+            }
+        };
+        Place {
+            name,
+            uri,
+            start,
+            end,
+            base,
+        }
+    }
 }
 
 /// A 1-based line and 1-based column (in characters).
@@ -30,15 +75,6 @@ pub struct FileResult<'a> {
 pub struct Position {
     pub line: usize,
     pub column: usize,
-}
-
-/// Start and end (exclusive) positions of a span.
-pub fn range(src: &SourceFile, span: Span) -> (Position, Position) {
-    let at = |o: usize| {
-        let (line, column) = src.line_col(o);
-        Position { line, column }
-    };
-    (at(span.start), at(span.end.max(span.start)))
 }
 
 /// Counts for the closing lines and the exit code.

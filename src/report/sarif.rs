@@ -4,7 +4,7 @@
 //! Unicode code points (`columnKind`), and the raw byte range of each region beside them.
 //! Inputs that could not be read are tool execution notifications.
 
-use super::output::{range, FileResult, Renderer, RunSummary};
+use super::output::{FileResult, Renderer, RunSummary};
 use crate::lint::{ActiveRule, Finding, Rule, Severity};
 use crate::source::{SourceFile, Span};
 use serde_json::{json, Value};
@@ -73,7 +73,7 @@ impl Sarif {
             .map(|(i, l)| {
                 json!({
                     "id": i + 1,
-                    "physicalLocation": physical(file.uri, src, l.span),
+                    "physicalLocation": physical(file, src, l.span),
                     "message": {"text": l.message},
                 })
             })
@@ -82,7 +82,7 @@ impl Sarif {
             "ruleId": f.rule.code,
             "level": level(f.severity),
             "message": {"text": f.message},
-            "locations": [{"physicalLocation": physical(file.uri, src, f.span)}],
+            "locations": [{"physicalLocation": physical(file, src, f.span)}],
             "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
             "properties": {"ruleName": f.rule.name, "trajectory": f.trajectory, "turn": f.turn},
         });
@@ -104,16 +104,18 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-fn physical(uri: &str, src: &SourceFile, span: Span) -> Value {
-    let (start, end) = range(src, span);
+/// A span in the file that holds it (an event's own file, for a log joined from one file per
+/// event).
+fn physical(file: &FileResult<'_>, src: &SourceFile, span: Span) -> Value {
+    let at = file.place(src, span);
     json!({
-        "artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
+        "artifactLocation": {"uri": at.uri, "uriBaseId": "%SRCROOT%"},
         "region": {
-            "startLine": start.line,
-            "startColumn": start.column,
-            "endLine": end.line,
-            "endColumn": end.column,
-            "byteOffset": span.start,
+            "startLine": at.start.line,
+            "startColumn": at.start.column,
+            "endLine": at.end.line,
+            "endColumn": at.end.column,
+            "byteOffset": span.start - at.base,
             "byteLength": span.len(),
         },
     })
