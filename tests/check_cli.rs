@@ -536,6 +536,16 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
             r.stdout
         );
     }
+    // A broken event is named by its own file too.
+    std::fs::write(events.join("event-00099-broken.json"), "{\"kind\": ").unwrap();
+    let r = trajlint(&["check", "--isolated", "conv-a/events"], &dir, None);
+    assert!(
+        r.stderr
+            .contains("conv-a/events/event-00099-broken.json:1:10: error:"),
+        "{}",
+        r.stderr
+    );
+    std::fs::remove_file(events.join("event-00099-broken.json")).unwrap();
     let r = trajlint(&["check", "--isolated", "conv-a"], &dir, None);
     assert!(!r.stderr.contains("base_state"), "{}", r.stderr);
     // Beside an `events/` directory of something else, a `metadata.json` is an input.
@@ -615,10 +625,11 @@ fn an_older_conversation_kept_one_event_per_file_is_read_in_index_order() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["file"].clone())
         .collect();
     assert_eq!(names, ["sessions/s1/events/*.json"], "{}", r.stderr);
-    // One error, at the start of the cut event (line 1); every other event is read.
+    // One error, at the start of the cut event (line 1 of its own file); every other event
+    // is read.
     assert_eq!(r.stderr.matches("error:").count(), 1, "{}", r.stderr);
     assert!(
-        r.stderr.contains("sessions/s1/events/*.json:1:1: error"),
+        r.stderr.contains("sessions/s1/events/0.json:1:1: error"),
         "{}",
         r.stderr
     );

@@ -533,8 +533,8 @@ fn one_file(
             ReadSeverity::Warning => "warning",
             ReadSeverity::Note => continue,
         };
-        let (line, col) = report.source.line_col(issue.span.start);
-        diagnostics.push_str(&format!("{name}:{line}:{col}: {sev}: {}\n", issue.message));
+        let at = super::position(&report.source, &name, issue.span.start);
+        diagnostics.push_str(&format!("{at}: {sev}: {}\n", issue.message));
         if let Some(h) = &issue.help {
             diagnostics.push_str(&format!("  help: {h}\n"));
         }

@@ -418,19 +418,26 @@ pub fn for_each_mapped<T: Send>(
     }
 }
 
+/// `name:line:column` of an offset of `source` (known as `name`): in the event's own file for a
+/// log joined from one file per event.
+pub fn position(source: &SourceFile, name: &str, offset: usize) -> String {
+    let (part, line, col) = source.place(offset);
+    match part.and_then(|k| source.parts().get(k)) {
+        Some((_, path)) => format!("{}:{line}:{col}", path.display()),
+        None => format!("{name}:{line}:{col}"),
+    }
+}
+
 pub fn print_read_issues(report: &FileReport) -> bool {
     let mut unreadable = report.read.unreadable();
     for issue in &report.read.issues {
-        let (line, col) = report.source.line_col(issue.span.start);
+        let at = position(&report.source, &report.source.name, issue.span.start);
         let sev = match issue.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Note => "note",
         };
-        eprintln!(
-            "{}:{line}:{col}: {sev}: {}",
-            report.source.name, issue.message
-        );
+        eprintln!("{at}: {sev}: {}", issue.message);
         if let Some(h) = &issue.help {
             eprintln!("  help: {h}");
         }
