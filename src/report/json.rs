@@ -51,7 +51,7 @@ fn located<'a>(
         file: None,
         bytes: Span {
             start: span.start - at.base,
-            end: span.end.max(span.start) - at.base,
+            end: at.end_offset - at.base,
         },
         location: at.start,
         end_location: at.end,

@@ -37,6 +37,8 @@ pub struct Place<'a> {
     pub end: Position,
     /// The offset in the source where that file begins (0 for a log of one file).
     pub base: usize,
+    /// Where the span ends in the source, cut at the end of that file.
+    pub end_offset: usize,
 }
 
 impl<'a> FileResult<'a> {
@@ -50,6 +52,10 @@ impl<'a> FileResult<'a> {
             .and_then(|k| self.parts.get(k))
             .map_or((self.name, self.uri), |(n, u)| (n.as_str(), u.as_str()));
         let base = part.and_then(|k| src.parts().get(k)).map_or(0, |p| p.0);
+        let limit = part
+            .and_then(|k| src.parts().get(k + 1))
+            .map_or(src.len(), |p| p.0);
+        let end_offset = span.end.max(span.start).min(limit.max(span.start));
         // (A span ending where the next event's file begins ends after its own last byte.)
         let end = if end_part == part {
             Position { line, column }
@@ -66,6 +72,7 @@ impl<'a> FileResult<'a> {
             start,
             end,
             base,
+            end_offset,
         }
     }
 }

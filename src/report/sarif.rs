@@ -116,7 +116,7 @@ fn physical(file: &FileResult<'_>, src: &SourceFile, span: Span) -> Value {
             "endLine": at.end.line,
             "endColumn": at.end.column,
             "byteOffset": span.start - at.base,
-            "byteLength": span.len(),
+            "byteLength": at.end_offset - span.start,
         },
     })
 }
