@@ -4,7 +4,8 @@
 //! configuration, unreadable input, or no log found).
 
 use super::{
-    collect_inputs, file_key, for_each_mapped, load_lexicon, no_log_found, Input, InputArgs,
+    collect_inputs, display_name, file_key, for_each_mapped, load_lexicon, no_log_found, Input,
+    InputArgs,
 };
 use clap::ValueEnum;
 use std::collections::HashSet;
@@ -622,15 +623,6 @@ fn failed(plan: &Plan<'_>, name: String, mut diagnostics: String, why: String) -
         baselined: Vec::new(),
         error: Some(why),
         skipped: false,
-    }
-}
-
-/// A path as printed: as walked or given, without a leading `./`.
-fn display_name(p: &Path) -> String {
-    let s = p.display().to_string();
-    match s.strip_prefix("./") {
-        Some(rest) if !rest.is_empty() => rest.to_string(),
-        _ => s,
     }
 }
 

@@ -418,12 +418,21 @@ pub fn for_each_mapped<T: Send>(
     }
 }
 
-/// `name:line:column` of an offset of `source` (known as `name`): in the event's own file for a
-/// log joined from one file per event.
+/// A path as printed: as walked or given, without a leading `./`.
+pub fn display_name(p: &Path) -> String {
+    let s = p.display().to_string();
+    match s.strip_prefix("./") {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => s,
+    }
+}
+
+/// `name:line:column` of an offset of `source` (known as `name`): in the event's own file
+/// (named as `check` names it in findings) for a log joined from one file per event.
 pub fn position(source: &SourceFile, name: &str, offset: usize) -> String {
     let (part, line, col) = source.place(offset);
     match part.and_then(|k| source.parts().get(k)) {
-        Some((_, path)) => format!("{}:{line}:{col}", path.display()),
+        Some((_, path)) => format!("{}:{line}:{col}", display_name(path)),
         None => format!("{name}:{line}:{col}"),
     }
 }
