@@ -454,6 +454,33 @@ fn mini_swe_agent_output_is_read_inside_its_tags() {
     );
 }
 
+/// What a long THOUGHT says that owes nothing: a judgment of the past ("I must have messed
+/// up"), an abstention ("I shouldn't allow it"), a manner to keep ("I need to be careful"). A
+/// commitment a looping model restates word for word in one message is one commitment, and the
+/// scaffold's `THOUGHT:` label is not part of it.
+#[test]
+fn mini_swe_agent_thoughts_owe_only_what_they_defer() {
+    let traj = r#"{"info": {"mini_version": "1.15.0", "exit_status": "Submitted"}, "messages": [
+ {"role": "system", "content": "You are a helpful assistant."},
+ {"role": "user", "content": "Please solve this issue: the parser drops dtypes."},
+ {"role": "assistant", "content": "THOUGHT: I must have messed up line numbers when editing. I should have checked first. If it fails at runtime, then I shouldn't allow it. But I need to be careful.\n\n```bash\nnl -ba parser.py | sed -n '1,20p'\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<output>\n     1\timport os\n</output>"},
+ {"role": "assistant", "content": "THOUGHT: Wait, I want to add `preserve_dtypes`.\n    a -> b\n    Wait, I want to add `preserve_dtypes`.\n    a -> b\n    Wait, I want to add `preserve_dtypes`.\n\n```bash\ncat parser.py\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<output>\nimport os\n</output>"}
+], "trajectory_format": "mini-swe-agent-1"}"#;
+    let facts = common::facts_of(traj);
+    let obligations: Vec<(usize, &str)> = facts
+        .iter()
+        .filter(|f| f.kind() == trajlint::extract::FactKind::Obligation)
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(
+        obligations,
+        [(4, "Wait, I want to add `preserve_dtypes`.")],
+        "{facts:#?}"
+    );
+}
+
 /// SWE-agent appends its status lines ("(Open file: …)", "(Current directory: …)", the
 /// "bash-$" prompt) to every observation: a search that printed nothing before them is an
 /// empty result, one that printed a match is not.

@@ -173,6 +173,16 @@ fn trim(text: &str, s: usize, e: usize) -> (usize, usize) {
     while let Some(rest) = TAGS.iter().find_map(|t| strip_suffix_ci(piece, t)) {
         piece = rest.trim_end();
     }
+    // A scaffold's section label opens the text it heads ("THOUGHT: Let me check", as
+    // mini-swe-agent asks for): the sentence is what follows. (TODO and FIXME are cues.)
+    if let Some((label, rest)) = piece.split_once(':') {
+        let is_label = label.len() >= 4
+            && label.bytes().all(|b| b.is_ascii_uppercase())
+            && !matches!(label, "TODO" | "FIXME");
+        if is_label && rest.starts_with([' ', '\t']) && !rest.trim().is_empty() {
+            piece = rest.trim_start();
+        }
+    }
     let start = offset_in(text, piece);
     (start, start + piece.len())
 }

@@ -133,15 +133,23 @@ fn text_turn(d: &Doc, role: Role, m: &Value, kind: SegmentKind) -> Turn {
 /// fenced command block, else the parsed `extra.actions`).
 fn assistant_turn(d: &Doc, m: &Value) -> Turn {
     let mut t = Turn::new(Role::Assistant, m.span);
-    for key in ["reasoning_content", "content"] {
-        if let Some(c) = d.get(m, key) {
-            push_content(d, c, SegmentKind::Prose, &mut t);
-        }
+    // Thinking is assistant text: the message's `reasoning_content`, or else the reasoning the
+    // raw API response kept in `extra.response` (litellm through OpenRouter writes it there, on
+    // every message of a reasoning model's run).
+    if let Some(c) = d
+        .get(m, "reasoning_content")
+        .or_else(|| response_reasoning(d, m))
+    {
+        push_content(d, c, SegmentKind::Prose, &mut t);
+    }
+    let thinking = t.segments.len();
+    if let Some(c) = d.get(m, "content") {
+        push_content(d, c, SegmentKind::Prose, &mut t);
     }
     t.calls = openai_chat::tool_calls(d, m);
     if t.calls.is_empty() {
-        let content: Vec<&Text> = t
-            .segments
+        // The harness parses the action out of the content alone.
+        let content: Vec<&Text> = t.segments[thinking..]
             .iter()
             .filter(|s| s.kind == SegmentKind::Prose)
             .map(|s| &s.text)
@@ -160,6 +168,20 @@ fn assistant_turn(d: &Doc, m: &Value) -> Turn {
         }
     }
     t
+}
+
+/// `extra.response.choices[0].message.reasoning` (or `reasoning_content`): the model's
+/// reasoning summary as the provider returned it. (Its `reasoning_details` say the same again,
+/// and its `content` is the message's own.)
+fn response_reasoning<'a>(d: &Doc, m: &'a Value) -> Option<&'a Value> {
+    let choices = d.path(m, &["extra", "response", "choices"])?;
+    let message = d.get(d.items(choices).first()?, "message")?;
+    ["reasoning", "reasoning_content"]
+        .into_iter()
+        .find_map(|k| {
+            d.get(message, k)
+                .filter(|v| matches!(v.kind, Kind::Str { .. }))
+        })
 }
 
 fn bash_call(command: String, span: Span) -> ToolCall {
@@ -391,6 +413,41 @@ mod tests {
         let i = s.text.find('\n').unwrap();
         let raw = s.raw_span(i - 1, i + 2);
         assert_eq!(&PRE_1_1[raw.start..raw.end], r">\n<");
+    }
+
+    #[test]
+    fn reasoning_kept_in_the_raw_response_is_thinking_prose() {
+        // litellm through OpenRouter: the reasoning summary sits in `extra.response`, whose
+        // `content` repeats the message's and whose `reasoning_details` repeat the summary. A
+        // command block in the reasoning is not the action.
+        let src = r#"{"info": {"mini_version": "1.15.0"}, "messages": [
+  {"role": "system", "content": "sys"},
+  {"role": "user", "content": "task"},
+  {"role": "assistant", "content": "THOUGHT: list it.\n\n```bash\nls\n```",
+   "extra": {"response": {"choices": [{"message": {"role": "assistant",
+     "content": "THOUGHT: list it.\n\n```bash\nls\n```",
+     "reasoning": "**Planning**\n\nI will run the tests later.\n```bash\nrm -rf /\n```",
+     "reasoning_details": [{"type": "reasoning.text", "text": "**Planning**"}]}}]}}},
+  {"role": "user", "content": "<returncode>0</returncode>\n<output>\na\n</output>"}
+ ], "trajectory_format": "mini-swe-agent-1"}"#;
+        let out = read_as(src);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let turn = &out.trajectories[0].turns[2];
+        let texts: Vec<&str> = turn.segments.iter().map(|s| s.text.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "**Planning**\n\nI will run the tests later.\n```bash\nrm -rf /\n```",
+                "THOUGHT: list it.\n\n```bash\nls\n```"
+            ]
+        );
+        let commands: Vec<&str> = turn.calls.iter().map(|c| c.arguments.as_str()).collect();
+        assert_eq!(commands, ["ls"]);
+        // Each text's span is its own string in the file: the message's content, not the copy
+        // in the response.
+        let starts: Vec<usize> = turn.segments.iter().map(|s| s.text.span.start).collect();
+        assert_eq!(starts[1], src.find("THOUGHT").unwrap());
+        assert_eq!(starts[0], src.find("**Planning").unwrap());
     }
 
     #[test]

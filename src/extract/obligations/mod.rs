@@ -63,6 +63,7 @@ pub fn extract(
         if turn.role != Role::Assistant {
             continue;
         }
+        let first_of_turn = facts.len();
         // The run's closing report describes what is there ("1. Read JSON from stdin"): only a
         // list it heads as a plan ("Next steps:") is one.
         let plans = if Some(i) == last_assistant && turn.calls.is_empty() {
@@ -71,8 +72,13 @@ pub fn extract(
             Plans::Any
         };
         let mut call_words = CallWords::of(turn, calls.of_turn(i));
-        // Code written out in the turn is work the turn does ("I'll write a script: ```…```").
-        call_words.writes |= turn.segments.iter().any(|s| s.text.text.contains("```"));
+        // Code written out in the turn is work the turn does ("I'll write a script: ```…```"),
+        // unless the block is the command the turn runs (mini-swe-agent and SWE-agent take
+        // the action from it): running `grep` writes nothing.
+        call_words.writes |= turn
+            .segments
+            .iter()
+            .any(|s| writes_out_code(&s.text.text, &turn.calls));
         // All the calls of the turn's API message, for which of the things an action names
         // they act on (its later calls can follow their siblings' results).
         let mut rest_of_message = continuations(traj, i).peekable();
@@ -119,8 +125,18 @@ pub fn extract(
                 // ("Let me know which flight you want, and I will proceed with the change"
                 // commits to the change, not to letting know). A quotation may close between
                 // the comma and the "and" ('by responding with "yes," and I will proceed').
-                const CLAUSES: [&str; 6] =
-                    [", and ", ",\" and ", ",” and ", "; ", ", but ", ", so "];
+                // ("Let me write it, though I should be careful about X": a concession is a
+                // clause of its own.)
+                const CLAUSES: [&str; 8] = [
+                    ", and ",
+                    ",\" and ",
+                    ",” and ",
+                    "; ",
+                    ", but ",
+                    ", so ",
+                    ", though ",
+                    ", although ",
+                ];
                 let clause_of = |cs: usize, ce: usize| {
                     let start = CLAUSES
                         .iter()
@@ -172,6 +188,11 @@ pub fn extract(
                     let end = committed
                         .get(k + 1)
                         .map_or(sentence.len(), |&(ns, ne)| clause_of(ns, ne).0.max(ce));
+                    // (The words that join it to the next clause are neither's.)
+                    let end = CLAUSES
+                        .iter()
+                        .find_map(|b| sentence[..end].strip_suffix(b))
+                        .map_or(end, |kept| kept.len().max(ce));
                     commitments.push(Commitment {
                         from,
                         action: ce,
@@ -399,7 +420,36 @@ pub fn extract(
             }
         }
         todo_steps(i, turn, calls.of_turn(i), bytes, lex, facts);
+        // A commitment restated word for word in its own turn (a model caught in a loop writes
+        // "Wait, I want to add `x`." a thousand times) is one thing owed, not one per copy.
+        // (Two plan steps may share their words: "**WebSurfer:**" heads several.)
+        let mut seen: HashSet<String> = HashSet::default();
+        let of_turn = facts.split_off(first_of_turn);
+        facts.extend(of_turn.into_iter().filter(|f| {
+            f.subkind != Subkind::SelfCommitment
+                || seen.insert(f.text.split_whitespace().collect::<Vec<_>>().join(" "))
+        }));
     }
+}
+
+/// Whether `text` holds a fenced code block that is not the shell command of one of `calls`.
+/// (A program written out is work done even when the harness runs it, as AG2's executor does.)
+fn writes_out_code(text: &str, calls: &[ToolCall]) -> bool {
+    const SHELL: [&str; 7] = [
+        "",
+        "bash",
+        "sh",
+        "shell",
+        "console",
+        "zsh",
+        "mswea_bash_command",
+    ];
+    // Between the fences, at odd positions: a block's info string, then its body.
+    text.split("```").skip(1).step_by(2).any(|block| {
+        let (info, body) = block.split_once('\n').unwrap_or((block, ""));
+        let command = SHELL.contains(&info.trim()) && !body.trim().is_empty();
+        !(command && calls.iter().any(|c| c.arguments.trim() == body.trim()))
+    })
 }
 
 struct Candidate<'a> {

@@ -48,6 +48,7 @@ pub(crate) fn call_families(call: &ToolCall, command: Option<&str>, lex: &Lexico
     let mut families = families_of(&crate::extract::null_results::split_camel(&call.name), lex);
     let named: Vec<String> = match command {
         Some(cmd) => {
+            let cmd = &*without_redirect_targets(&without_heredoc_bodies(cmd));
             let by_program = programs_of(cmd).filter_map(|p| lex.programs.get(&p.to_lowercase()));
             families_of(cmd, lex)
                 .into_iter()
@@ -67,6 +68,66 @@ pub(crate) fn call_families(call: &ToolCall, command: Option<&str>, lex: &Lexico
         }
     }
     families
+}
+
+/// A command line without the bodies of its here-documents: what `cat <<'EOF' > check_x.py`
+/// writes is the file's content, not programs the line runs or actions it takes ("test",
+/// "verify" in the script it writes are done when the script runs).
+pub(super) fn without_heredoc_bodies(cmd: &str) -> std::borrow::Cow<'_, str> {
+    if !cmd.contains("<<") {
+        return cmd.into();
+    }
+    let mut out = String::with_capacity(cmd.len());
+    let mut delimiter: Option<String> = None;
+    for line in cmd.split_inclusive('\n') {
+        if let Some(d) = &delimiter {
+            if line.trim() == d {
+                delimiter = None;
+                out.push_str(line);
+            }
+            continue;
+        }
+        out.push_str(line);
+        // `<<EOF`, `<< 'EOF'`, `<<-"END"` (not `<<<`, a here-string on the line itself).
+        if let Some((_, rest)) = line.split_once("<<").filter(|(_, r)| !r.starts_with('<')) {
+            let word: String = rest
+                .trim_start_matches('-')
+                .trim_start()
+                .trim_start_matches(['\'', '"'])
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !word.is_empty() {
+                delimiter = Some(word);
+            }
+        }
+    }
+    out.into()
+}
+
+/// A command line without the files its output is redirected to: `cat <<'EOF' >
+/// test_storage.py` writes a test, it does not test (`python test_storage.py` does).
+fn without_redirect_targets(cmd: &str) -> String {
+    let mut out = String::with_capacity(cmd.len());
+    let mut rest = cmd;
+    while let Some(k) = rest.find('>') {
+        let (before, after) = rest.split_at(k);
+        out.push_str(before);
+        let after = after.trim_start_matches('>');
+        // (`2>&1` duplicates a descriptor: no file.)
+        if after.starts_with('&') {
+            out.push('>');
+            rest = after;
+            continue;
+        }
+        let target = after.trim_start();
+        let end = target
+            .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+            .unwrap_or(target.len());
+        rest = &target[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The programs a command line runs: the first word of each of its commands
@@ -232,6 +293,34 @@ const DOMAINS: [&str; 6] = ["test", "lint", "build", "commit", "install", "todo"
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn heredoc_bodies_are_left_out() {
+        use super::without_heredoc_bodies as strip;
+        assert_eq!(
+            strip("cat <<'EOF' > t.py\nimport x\nprint('test')\nEOF\npython t.py"),
+            "cat <<'EOF' > t.py\nEOF\npython t.py"
+        );
+        assert_eq!(
+            strip("cat <<-END >f\n\tverify\n\tEND\nls"),
+            "cat <<-END >f\n\tEND\nls"
+        );
+        // A here-string is on its own line; no closing line leaves the rest out.
+        assert_eq!(strip("grep x <<< \"$v\"\nls"), "grep x <<< \"$v\"\nls");
+        assert_eq!(strip("python - <<EOF\nrun()"), "python - <<EOF\n");
+        assert_eq!(strip("echo a && ls"), "echo a && ls");
+    }
+
+    #[test]
+    fn redirect_targets_are_left_out() {
+        use super::without_redirect_targets as strip;
+        assert_eq!(strip("cat <<'EOF' > test_x.py"), "cat <<'EOF' ");
+        assert_eq!(
+            strip("python t.py 2>&1 >>log.txt | tail"),
+            "python t.py 2>&1  | tail"
+        );
+        assert_eq!(strip("echo a>b;ls"), "echo a;ls");
+    }
+
     use super::*;
 
     #[test]
