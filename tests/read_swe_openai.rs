@@ -481,6 +481,38 @@ fn mini_swe_agent_thoughts_owe_only_what_they_defer() {
     );
 }
 
+/// A turn that only writes a script owes what the script is for ("Let's verify this with a
+/// script."): the later call running that script performs it. A script's own verdict line
+/// ("FAIL: expected True, got False") is a failure even when it exits 0.
+#[test]
+fn mini_swe_agent_a_script_written_is_run_later() {
+    let traj = r#"{"info": {"mini_version": "1.15.0"}, "messages": [
+ {"role": "system", "content": "You are a helpful assistant."},
+ {"role": "user", "content": "Please solve this issue: locks are never released."},
+ {"role": "assistant", "content": "THOUGHT: Let's verify this behavior with a script.\n\n```bash\ncat <<'EOF' > check_lock.py\nimport lock\nprint('test' if lock.acquire() > 0 else 'x')\nEOF\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<output>\n</output>"},
+ {"role": "assistant", "content": "THOUGHT: Now run it.\n\n```bash\npython check_lock.py\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<output>\nFAIL: expected True when acquiring the lock, got False\n</output>"},
+ {"role": "assistant", "content": "THOUGHT: The lock is not acquired, as the issue says.\n\n```bash\ngrep -n acquire lock.py\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<output>\n3:def acquire():\n</output>"}
+], "trajectory_format": "mini-swe-agent-1"}"#;
+    let facts = common::facts_of(traj);
+    use trajlint::extract::{FactKind, Status, Subkind};
+    let found: Vec<(usize, Subkind, Status, Option<usize>)> = facts
+        .iter()
+        .filter(|f| f.kind() != FactKind::Reference)
+        .map(|f| (f.turn, f.subkind, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (2, Subkind::SelfCommitment, Status::Discharged, Some(4)),
+            (5, Subkind::Error, Status::Incorporated, Some(6)),
+        ],
+        "{facts:#?}"
+    );
+}
+
 /// SWE-agent appends its status lines ("(Open file: …)", "(Current directory: …)", the
 /// "bash-$" prompt) to every observation: a search that printed nothing before them is an
 /// empty result, one that printed a match is not.

@@ -9,8 +9,9 @@
 //! runs it only when there is exactly one, so that is when it becomes a call (`bash`, the
 //! command text). Tool-calling models give `tool_calls` and `role: "tool"` results instead.
 //! The observation is the next user (or tool) message,
-//! `<returncode>N</returncode>\n<output>…</output>`: a tool turn with exit code N. The first user
-//! message (the task) and harness feedback after a message without an action stay user turns.
+//! `<returncode>N</returncode>\n<output>…</output>`: a tool turn with exit code N. The harness's
+//! answer to a message without exactly one action is its format error: a tool turn too, failed
+//! (the action was rejected). The first user message (the task) stays a user turn.
 //! 1.1 ends with a `role: "exit"` message (exit status, and the submission), read as an event.
 
 use super::{expect_document, kind_name, push_content, ReadOutput, Shape};
@@ -67,6 +68,9 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
     let mut noted = HashSet::new();
     // Calls of the latest assistant turn still waiting for their observation.
     let mut awaiting = 0usize;
+    // The latest message is the model's and held no action: the harness answers it with its
+    // format error ("Please always provide EXACTLY ONE action …"), a rejected action.
+    let mut no_action = false;
     for m in messages {
         if !matches!(m.kind, Kind::Object(_)) {
             out.warn(
@@ -85,7 +89,9 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
             "assistant" => {
                 let turn = assistant_turn(d, m);
                 awaiting = turn.calls.len();
+                no_action = turn.calls.is_empty();
                 traj.turns.push(turn);
+                continue;
             }
             "tool" => {
                 let call_id = d
@@ -97,6 +103,14 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
             "user" if awaiting > 0 || has_returncode => {
                 traj.turns.push(observation_turn(d, m, None));
                 awaiting = awaiting.saturating_sub(1);
+            }
+            "user" if no_action => {
+                let mut t = observation_turn(d, m, None);
+                if let Some(r) = t.result.as_mut() {
+                    r.is_error = true;
+                    r.error_kind.get_or_insert_with(|| "format_error".into());
+                }
+                traj.turns.push(t);
             }
             "user" => {
                 traj.turns
@@ -118,6 +132,7 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
                 }
             }
         }
+        no_action = false;
     }
 }
 
@@ -375,7 +390,7 @@ mod tests {
         let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
         assert_eq!(
             roles,
-            [System, User, Assistant, Tool, Assistant, User, Assistant, Tool, Assistant, Tool]
+            [System, User, Assistant, Tool, Assistant, Tool, Assistant, Tool, Assistant, Tool]
         );
         let c = &t.turns[2].calls[0];
         assert_eq!(
@@ -400,6 +415,13 @@ mod tests {
             t.turns[7].segments[0].text.text
         );
         assert!(t.turns[4].calls.is_empty());
+        // Two blocks are no action: the harness's answer is a rejection, of no call.
+        let r = t.turns[5].result.as_ref().unwrap();
+        assert!(r.is_error);
+        assert_eq!(
+            (r.error_kind.as_deref(), r.call, r.exit_code),
+            (Some("format_error"), None, None)
+        );
         assert_eq!(t.turns[6].calls[0].arguments, "sleep 100");
         let r = t.turns[7].result.as_ref().unwrap();
         assert!(r.is_error);

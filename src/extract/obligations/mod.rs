@@ -420,6 +420,19 @@ pub fn extract(
             }
         }
         todo_steps(i, turn, calls.of_turn(i), bytes, lex, facts);
+        // "Let's verify this with a script." over a call writing `verify_fix.py`: the run of
+        // that script performs it (its name is what the later call names).
+        if let Some(script) = calls.of_turn(i).iter().find_map(written_script) {
+            for f in &mut facts[first_of_turn..] {
+                let runs = f
+                    .action
+                    .as_deref()
+                    .is_some_and(|a| matches!(a, "verify" | "test" | "reproduce" | "execute"));
+                if f.subkind == Subkind::SelfCommitment && runs && f.awaits.is_none() {
+                    f.awaits = Some(script.clone());
+                }
+            }
+        }
         // A commitment restated word for word in its own turn (a model caught in a loop writes
         // "Wait, I want to add `x`." a thousand times) is one thing owed, not one per copy.
         // (Two plan steps may share their words: "**WebSurfer:**" heads several.)
@@ -430,6 +443,20 @@ pub fn extract(
                 || seen.insert(f.text.split_whitespace().collect::<Vec<_>>().join(" "))
         }));
     }
+}
+
+/// The script a shell call writes (`cat <<'EOF' > check_fix.py`), as a later call running it
+/// names it: its stem when that is distinctive, else its file name.
+fn written_script(call: &CallInfo) -> Option<String> {
+    // (Not a `>` inside the script: `if a > b:`.)
+    let cmd = performed::without_heredoc_bodies(call.command.as_deref()?);
+    let target = performed::redirect_targets(&cmd).next()?;
+    let name = target.rsplit('/').next().unwrap_or(target);
+    let (stem, ext) = name.rsplit_once('.')?;
+    const SCRIPTS: [&str; 7] = ["py", "sh", "js", "ts", "rb", "pl", "mjs"];
+    SCRIPTS
+        .contains(&ext)
+        .then(|| if stem.len() >= 6 { stem } else { name }.to_string())
 }
 
 /// Whether `text` holds a fenced code block that is not the shell command of one of `calls`.

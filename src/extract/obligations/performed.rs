@@ -105,6 +105,22 @@ pub(super) fn without_heredoc_bodies(cmd: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// The files a command line redirects its output to (`> out.txt`, `>> log`), in order.
+pub(super) fn redirect_targets(cmd: &str) -> impl Iterator<Item = &str> {
+    cmd.match_indices('>').filter_map(move |(k, _)| {
+        let after = &cmd[k + 1..];
+        // (`>>` is read at its second `>`; `2>&1` names a descriptor.)
+        if after.starts_with(['>', '&']) {
+            return None;
+        }
+        let target = after.trim_start();
+        let end = target
+            .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+            .unwrap_or(target.len());
+        Some(target[..end].trim_matches(['\'', '"'])).filter(|t| !t.is_empty())
+    })
+}
+
 /// A command line without the files its output is redirected to: `cat <<'EOF' >
 /// test_storage.py` writes a test, it does not test (`python test_storage.py` does).
 fn without_redirect_targets(cmd: &str) -> String {
@@ -308,6 +324,14 @@ mod tests {
         assert_eq!(strip("grep x <<< \"$v\"\nls"), "grep x <<< \"$v\"\nls");
         assert_eq!(strip("python - <<EOF\nrun()"), "python - <<EOF\n");
         assert_eq!(strip("echo a && ls"), "echo a && ls");
+    }
+
+    #[test]
+    fn redirect_targets_are_read() {
+        let targets: Vec<&str> =
+            super::redirect_targets("cat <<'EOF' > t.py\nx\nEOF\npython a.py 2>&1 >>\"log.txt\"")
+                .collect();
+        assert_eq!(targets, ["t.py", "log.txt"]);
     }
 
     #[test]
