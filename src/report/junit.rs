@@ -10,9 +10,11 @@ pub struct Junit {
     pub fail_on: Severity,
 }
 
-/// Text safe inside XML 1.0 content and attributes: markup escaped, characters XML cannot hold
-/// replaced by U+FFFD.
+/// Text safe inside XML 1.0 content and attributes: control characters shown as their pictures
+/// (`report::visible`, as every other format shows them), markup escaped, the two non-characters
+/// XML cannot hold replaced by U+FFFD.
 pub fn escape(s: &str) -> String {
+    let s = super::visible(s);
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -21,8 +23,7 @@ pub fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -118,8 +119,8 @@ mod tests {
     #[test]
     fn escapes_markup_and_control_characters() {
         assert_eq!(
-            escape("a<b & \"c\"\u{1}"),
-            "a&lt;b &amp; &quot;c&quot;\u{FFFD}"
+            escape("a<b & \"c\"\u{1}\u{1b}\u{FFFF}\n"),
+            "a&lt;b &amp; &quot;c&quot;\u{2401}\u{241B}\u{FFFD}\n"
         );
     }
 }
