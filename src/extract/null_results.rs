@@ -712,7 +712,10 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
         head => head,
     };
     // A file print or a search's matches are data: only a first line says how the call went.
-    let lines_only_head = matches!(kind, CallKind::ReadFile | CallKind::Match);
+    // So is a patch (`git diff`, the diff a harness returns as the submission): "# We cannot
+    // alter …" in it is a line of code.
+    let patch = text.trim_start().starts_with("diff --git ");
+    let lines_only_head = matches!(kind, CallKind::ReadFile | CallKind::Match) || patch;
     if !lines_only_head {
         if let Some((s, e)) = lex.error_anywhere.first(text) {
             let (mut ls, mut le) = line_around(text, s, e);
@@ -1137,6 +1140,17 @@ mod tests {
             "The docs do not contain any information about it.",
         ));
         assert!(text_verdict(&t, &lex(), CallKind::ReadFile).is_none());
+    }
+
+    #[test]
+    fn a_patch_is_data() {
+        let patch = "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,3 @@\n+# We cannot alter between m2m and concrete fields\n+raise ValueError(x)\n";
+        assert_eq!(verdict(patch), None);
+        // What a command printed before its diff still says how it went.
+        assert_eq!(
+            verdict(&format!("error: pathspec 'x' did not match\n{patch}")),
+            Some(Subkind::Error)
+        );
     }
 
     #[test]
