@@ -97,7 +97,8 @@ pub(super) fn without_heredoc_bodies(cmd: &str) -> std::borrow::Cow<'_, str> {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
-            if !word.is_empty() {
+            // (A word: `$((1 << 2))` shifts.)
+            if word.starts_with(|c: char| c.is_alphabetic() || c == '_') {
                 delimiter = Some(word);
             }
         }
@@ -324,6 +325,7 @@ mod tests {
         assert_eq!(strip("grep x <<< \"$v\"\nls"), "grep x <<< \"$v\"\nls");
         assert_eq!(strip("python - <<EOF\nrun()"), "python - <<EOF\n");
         assert_eq!(strip("echo a && ls"), "echo a && ls");
+        assert_eq!(strip("echo $((1 << 2))\nls\n2"), "echo $((1 << 2))\nls\n2");
     }
 
     #[test]
