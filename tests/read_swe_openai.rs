@@ -513,6 +513,31 @@ fn mini_swe_agent_a_script_written_is_run_later() {
     );
 }
 
+/// mini-swe-agent's harness elides a long output and asks for a narrower command: the work
+/// waits for the next call, which takes it up.
+#[test]
+fn mini_swe_agent_an_elided_output_defers_to_the_next_call() {
+    let traj = r#"{"info": {"mini_version": "1.15.0"}, "messages": [
+ {"role": "system", "content": "You are a helpful assistant."},
+ {"role": "user", "content": "Please solve this issue: x"},
+ {"role": "assistant", "content": "THOUGHT: Read the module.\n\n```bash\ncat big.py\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<warning>\nThe output of your last command was too long.\nPlease try a different command that produces less output.\n</warning><output_head>\nimport os\n</output_head>"},
+ {"role": "assistant", "content": "THOUGHT: A narrower look.\n\n```bash\nsed -n '1,40p' big.py\n```"},
+ {"role": "user", "content": "<returncode>0</returncode>\n<output>\nimport os\n</output>"}
+], "trajectory_format": "mini-swe-agent-1"}"#;
+    let facts = common::facts_of(traj);
+    use trajlint::extract::{Status, Subkind};
+    let found: Vec<(usize, Subkind, Status, Option<usize>)> = facts
+        .iter()
+        .map(|f| (f.turn, f.subkind, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(
+        found,
+        [(3, Subkind::ToolRetry, Status::Discharged, Some(4))],
+        "{facts:#?}"
+    );
+}
+
 /// SWE-agent appends its status lines ("(Open file: …)", "(Current directory: …)", the
 /// "bash-$" prompt) to every observation: a search that printed nothing before them is an
 /// empty result, one that printed a match is not.
