@@ -71,3 +71,20 @@ pub fn null_results(
         .map(|f| (f.turn, f.subkind, f.text.as_str()))
         .collect()
 }
+
+/// The obligations and null results among `facts`: turn, subkind, status and the turn that
+/// resolved each.
+pub fn resolutions(
+    facts: &[trajlint::extract::Fact],
+) -> Vec<(
+    usize,
+    trajlint::extract::Subkind,
+    trajlint::extract::Status,
+    Option<usize>,
+)> {
+    facts
+        .iter()
+        .filter(|f| f.kind() != trajlint::extract::FactKind::Reference)
+        .map(|f| (f.turn, f.subkind, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect()
+}

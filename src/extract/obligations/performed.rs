@@ -115,11 +115,15 @@ pub(super) fn redirect_targets(cmd: &str) -> impl Iterator<Item = &str> {
             return None;
         }
         let target = after.trim_start();
-        let end = target
-            .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
-            .unwrap_or(target.len());
-        Some(target[..end].trim_matches(['\'', '"'])).filter(|t| !t.is_empty())
+        Some(target[..target_len(target)].trim_matches(['\'', '"'])).filter(|t| !t.is_empty())
     })
+}
+
+/// How long the file name is that opens `target` (the text after a `>`).
+fn target_len(target: &str) -> usize {
+    target
+        .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+        .unwrap_or(target.len())
 }
 
 /// A command line without the files its output is redirected to: `cat <<'EOF' >
@@ -138,10 +142,7 @@ fn without_redirect_targets(cmd: &str) -> String {
             continue;
         }
         let target = after.trim_start();
-        let end = target
-            .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
-            .unwrap_or(target.len());
-        rest = &target[end..];
+        rest = &target[target_len(target)..];
     }
     out.push_str(rest);
     out
