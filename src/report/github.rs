@@ -62,17 +62,16 @@ impl Renderer for Github {
             ));
             let mut message = f.message.clone();
             for l in &f.labels {
-                // (A label in another event's file names it.)
                 let l_at = file.place(src, l.span);
+                let other = l_at.file_unless_in(&at).map(|n| format!("{n}:"));
                 let ls = l_at.start;
-                if l_at.name == at.name {
-                    message.push_str(&format!("\n  {}:{}: {}", ls.line, ls.column, l.message));
-                } else {
-                    message.push_str(&format!(
-                        "\n  {}:{}:{}: {}",
-                        l_at.name, ls.line, ls.column, l.message
-                    ));
-                }
+                message.push_str(&format!(
+                    "\n  {}{}:{}: {}",
+                    other.unwrap_or_default(),
+                    ls.line,
+                    ls.column,
+                    l.message
+                ));
             }
             let _ = writeln!(out, "::{level} {props}::{}", escape_data(&message));
         }

@@ -2,7 +2,7 @@
 //! Every position is given twice: raw byte offsets into the file (`bytes`, `[start, end)`), and
 //! 1-based line and column (in characters) computed from the file's line index.
 
-use super::output::{FileResult, Position, Renderer, RunSummary};
+use super::output::{FileResult, Place, Position, Renderer, RunSummary};
 use crate::lint::Finding;
 use crate::source::{SourceFile, Span};
 use serde::Serialize;
@@ -39,15 +39,9 @@ struct FindingOut<'a> {
 }
 
 /// A span where it is: byte offsets and positions in the file that holds it (see
-/// `FileResult::place`), and that file's name.
-fn located<'a>(
-    file: &FileResult<'a>,
-    src: &SourceFile,
-    span: Span,
-    message: Option<&'a str>,
-) -> (&'a str, Located<'a>) {
-    let at = file.place(src, span);
-    let located = Located {
+/// `FileResult::place`).
+fn located<'a>(at: &Place<'a>, span: Span, message: Option<&'a str>) -> Located<'a> {
+    Located {
         file: None,
         bytes: Span {
             start: span.start - at.base,
@@ -56,29 +50,30 @@ fn located<'a>(
         location: at.start,
         end_location: at.end,
         message,
-    };
-    (at.name, located)
+    }
 }
 
 fn finding_out<'a>(file: &FileResult<'a>, src: &SourceFile, f: &'a Finding) -> FindingOut<'a> {
-    let (name, at) = located(file, src, f.span, None);
+    let place = file.place(src, f.span);
     FindingOut {
         code: &f.rule.code,
         name: &f.rule.name,
         severity: f.severity,
         message: &f.message,
-        file: name,
+        file: place.name,
         trajectory: f.trajectory,
         turn: f.turn,
-        at,
+        at: located(&place, f.span, None),
         label: &f.label,
         labels: f
             .labels
             .iter()
             .map(|l| {
-                let (other, mut at) = located(file, src, l.span, Some(&l.message));
-                at.file = (other != name).then_some(other);
-                at
+                let l_at = file.place(src, l.span);
+                Located {
+                    file: l_at.file_unless_in(&place),
+                    ..located(&l_at, l.span, Some(&l.message))
+                }
             })
             .collect(),
         help: f.help.as_deref(),

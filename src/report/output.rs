@@ -41,6 +41,14 @@ pub struct Place<'a> {
     pub end_offset: usize,
 }
 
+impl<'a> Place<'a> {
+    /// The name of this place's file when it is not `finding`'s: a label in another event's
+    /// file of a conversation kept one event per file names that file.
+    pub fn file_unless_in(&self, finding: &Place<'_>) -> Option<&'a str> {
+        (self.name != finding.name).then_some(self.name)
+    }
+}
+
 impl<'a> FileResult<'a> {
     /// Where `span` of `src` (this input's source) is. A span that runs past the end of its
     /// event's file ends there.
