@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use trajlint::extract::lexicon::Lexicon;
 use trajlint::extract::{FactKind, Status};
 use trajlint::gate::Verdict;
+use trajlint::model::Trajectory;
 use trajlint::source::SourceFile;
 
 #[derive(Deserialize)]
@@ -287,15 +288,190 @@ fn heldout_labels_resolve_and_their_figures_are_printed() {
     );
 }
 
+/// The file a label file's `source` names: `shared:` in the shared corpus beside the checkout,
+/// `external:` under `TRAJLINT_EXTERNAL` (trajectories fetched from public repositories, see
+/// corpus/heldout/external/README.md; absent unless fetched), else under `corpus/`.
+fn source_path(source: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if let Some(rest) = source.strip_prefix("shared:") {
+        root.join("../shared/corpus").join(rest)
+    } else if let Some(rest) = source.strip_prefix("external:") {
+        std::env::var_os("TRAJLINT_EXTERNAL")
+            .map_or_else(
+                || root.join("corpus/heldout/external/absent"),
+                PathBuf::from,
+            )
+            .join(rest)
+    } else {
+        root.join("corpus").join(source)
+    }
+}
+
+/// Finds a quote's turn in one trajectory of a file.
+struct Locator<'a> {
+    /// The label file, to name it in errors.
+    name: &'a str,
+    bytes: &'a [u8],
+    /// (start, end, turn) of every turn's span, by start.
+    by_start: Vec<(usize, usize, usize)>,
+    trajectory: usize,
+}
+
+impl<'a> Locator<'a> {
+    fn new(name: &'a str, traj: &Trajectory, trajectory: usize, bytes: &'a [u8]) -> Locator<'a> {
+        let mut by_start: Vec<(usize, usize, usize)> = traj
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.span.start, t.span.end, i))
+            .collect();
+        by_start.sort();
+        Locator {
+            name,
+            bytes,
+            by_start,
+            trajectory,
+        }
+    }
+
+    fn turn_at(&self, off: usize) -> Option<usize> {
+        let k = self.by_start.partition_point(|&(s, _, _)| s <= off);
+        (k > 0 && off < self.by_start[k - 1].1).then(|| self.by_start[k - 1].2)
+    }
+
+    /// The turn holding the `nth` occurrence of `quote`, and its offset; a quote missing or
+    /// outside every turn is an error.
+    fn locate(
+        &self,
+        quote: &str,
+        nth: usize,
+        what: &str,
+        errors: &mut Vec<String>,
+    ) -> Option<(usize, usize)> {
+        let name = self.name;
+        match nth_offset(self.bytes, quote, nth) {
+            None => {
+                errors.push(format!(
+                    "{name}: {what} quote not found (nth {nth}): {quote:?}"
+                ));
+                None
+            }
+            Some(off) => match self.turn_at(off) {
+                Some(t) => Some((t, off)),
+                None => {
+                    errors.push(format!(
+                        "{name}: {what} quote lies in no turn of trajectory {}: {quote:?}",
+                        self.trajectory
+                    ));
+                    None
+                }
+            },
+        }
+    }
+}
+
+/// A label file read against its trajectory.
+struct Reading {
+    /// The labeled facts in scope, by (turn, kind).
+    truth: HashMap<(usize, FactKind), Vec<Labeled>>,
+    /// The turns the labels make live (a live fact's, an antecedent's), each with why.
+    live: HashMap<usize, String>,
+    /// The labeled turns, both included.
+    from: usize,
+    to: usize,
+    /// How many facts lie in scope.
+    facts: usize,
+}
+
+impl Reading {
+    fn in_scope(&self, t: usize) -> bool {
+        self.from <= t && t <= self.to
+    }
+}
+
+/// Each fact of `labels` to the turn its quote lies in. Quotes that do not resolve are errors;
+/// `None` when the scope itself does not.
+fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) -> Option<Reading> {
+    let name = locator.name;
+    let from = match &labels.scope_from {
+        Some(q) => locator
+            .locate(q, labels.scope_from_nth, "scope_from", errors)
+            .map(|x| x.0),
+        None => Some(0),
+    };
+    let to = match &labels.scope_to {
+        Some(q) => locator
+            .locate(q, labels.scope_to_nth, "scope_to", errors)
+            .map(|x| x.0),
+        None => Some(locator.by_start.len().saturating_sub(1)),
+    };
+    let (Some(from), Some(to)) = (from, to) else {
+        return None;
+    };
+    let mut reading = Reading {
+        truth: HashMap::new(),
+        live: HashMap::new(),
+        from,
+        to,
+        facts: 0,
+    };
+    for f in &labels.fact {
+        let (Some(kind), Some(status)) = (kind_of(&f.kind), status_of(&f.status)) else {
+            errors.push(format!(
+                "{name}: bad kind/status {:?}/{:?}",
+                f.kind, f.status
+            ));
+            continue;
+        };
+        let Some((t, off)) = locator.locate(&f.quote, f.nth, "fact", errors) else {
+            continue;
+        };
+        if let Some(q) = &f.resolved_by {
+            locator.locate(q, f.resolved_by_nth, "resolved_by", errors);
+        }
+        if !reading.in_scope(t) {
+            continue;
+        }
+        reading.facts += 1;
+        reading.truth.entry((t, kind)).or_default().push((
+            status,
+            off,
+            format!(
+                "{}: {}",
+                f.subkind,
+                f.quote.chars().take(80).collect::<String>()
+            ),
+        ));
+        if status.is_live() {
+            reading.live.insert(
+                t,
+                format!(
+                    "holds {} {}: {}",
+                    f.subkind,
+                    f.status,
+                    f.quote.chars().take(60).collect::<String>()
+                ),
+            );
+        }
+        if let Some(q) = &f.antecedent {
+            if let Some((a, _)) = locator.locate(q, f.antecedent_nth, "antecedent", errors) {
+                if a != t && reading.in_scope(a) {
+                    reading.live.entry(a).or_insert_with(|| {
+                        format!(
+                            "antecedent of turn {t} {}: {}",
+                            f.subkind,
+                            f.quote.chars().take(60).collect::<String>()
+                        )
+                    });
+                }
+            }
+        }
+    }
+    Some(reading)
+}
+
 fn score(labels: &Path, title: &str) -> Figures {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("../shared/corpus");
-    // Trajectories fetched from public repositories, neither shared nor ours (see
-    // corpus/heldout/external/README.md); skipped unless fetched.
-    let external = std::env::var_os("TRAJLINT_EXTERNAL").map_or_else(
-        || root.join("corpus/heldout/external/absent"),
-        PathBuf::from,
-    );
     let files: Vec<PathBuf> = common::files_under(labels)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
@@ -318,13 +494,7 @@ fn score(labels: &Path, title: &str) -> Figures {
                 continue;
             }
         };
-        let path = if let Some(rest) = labels.source.strip_prefix("shared:") {
-            shared.join(rest)
-        } else if let Some(rest) = labels.source.strip_prefix("external:") {
-            external.join(rest)
-        } else {
-            root.join("corpus").join(&labels.source)
-        };
+        let path = source_path(&labels.source);
         if !path.exists() {
             tot.skipped.push(name);
             continue;
@@ -356,112 +526,14 @@ fn score(labels: &Path, title: &str) -> Figures {
             .map(|f| f.name().to_string())
             .unwrap_or_default();
 
-        // Offset -> turn, through turn spans sorted by start.
-        let mut by_start: Vec<(usize, usize, usize)> = traj
-            .turns
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.span.start, t.span.end, i))
-            .collect();
-        by_start.sort();
-        let turn_at = |off: usize| -> Option<usize> {
-            let k = by_start.partition_point(|&(s, _, _)| s <= off);
-            (k > 0 && off < by_start[k - 1].1).then(|| by_start[k - 1].2)
-        };
-        let locate = |quote: &str,
-                      nth: usize,
-                      what: &str,
-                      errors: &mut Vec<String>|
-         -> Option<(usize, usize)> {
-            match nth_offset(bytes, quote, nth) {
-                None => {
-                    errors.push(format!(
-                        "{name}: {what} quote not found (nth {nth}): {quote:?}"
-                    ));
-                    None
-                }
-                Some(off) => match turn_at(off) {
-                    Some(t) => Some((t, off)),
-                    None => {
-                        errors.push(format!(
-                            "{name}: {what} quote lies in no turn of trajectory {}: {quote:?}",
-                            labels.trajectory
-                        ));
-                        None
-                    }
-                },
-            }
-        };
-
-        let from = match &labels.scope_from {
-            Some(q) => locate(q, labels.scope_from_nth, "scope_from", &mut errors).map(|x| x.0),
-            None => Some(0),
-        };
-        let to = match &labels.scope_to {
-            Some(q) => locate(q, labels.scope_to_nth, "scope_to", &mut errors).map(|x| x.0),
-            None => Some(traj.turns.len().saturating_sub(1)),
-        };
-        let (Some(from), Some(to)) = (from, to) else {
+        let locator = Locator::new(&name, traj, labels.trajectory, bytes);
+        let Some(reading) = read_labels(&locator, &labels, &mut errors) else {
             continue;
         };
+        let (from, to) = (reading.from, reading.to);
         let in_scope = |t: usize| from <= t && t <= to;
-
-        // Truth.
-        let mut truth: HashMap<(usize, FactKind), Vec<Labeled>> = HashMap::new();
-        let mut live_true: HashMap<usize, String> = HashMap::new();
-        for f in &labels.fact {
-            let (Some(kind), Some(status)) = (kind_of(&f.kind), status_of(&f.status)) else {
-                errors.push(format!(
-                    "{name}: bad kind/status {:?}/{:?}",
-                    f.kind, f.status
-                ));
-                continue;
-            };
-            let _ = &f.subkind;
-            let Some((t, off)) = locate(&f.quote, f.nth, "fact", &mut errors) else {
-                continue;
-            };
-            if let Some(q) = &f.resolved_by {
-                locate(q, f.resolved_by_nth, "resolved_by", &mut errors);
-            }
-            if !in_scope(t) {
-                continue;
-            }
-            tot.facts += 1;
-            truth.entry((t, kind)).or_default().push((
-                status,
-                off,
-                format!(
-                    "{}: {}",
-                    f.subkind,
-                    f.quote.chars().take(80).collect::<String>()
-                ),
-            ));
-            if status.is_live() {
-                live_true.insert(
-                    t,
-                    format!(
-                        "holds {} {}: {}",
-                        f.subkind,
-                        f.status,
-                        f.quote.chars().take(60).collect::<String>()
-                    ),
-                );
-            }
-            if let Some(q) = &f.antecedent {
-                if let Some((a, _)) = locate(q, f.antecedent_nth, "antecedent", &mut errors) {
-                    if a != t && in_scope(a) {
-                        live_true.entry(a).or_insert_with(|| {
-                            format!(
-                                "antecedent of turn {t} {}: {}",
-                                f.subkind,
-                                f.quote.chars().take(60).collect::<String>()
-                            )
-                        });
-                    }
-                }
-            }
-        }
+        tot.facts += reading.facts;
+        let (truth, live_true) = (reading.truth, reading.live);
 
         // Predictions in scope.
         let mut pred: HashMap<(usize, FactKind), Vec<(Status, usize)>> = HashMap::new();
@@ -525,7 +597,7 @@ fn score(labels: &Path, title: &str) -> Figures {
                 errors.push(format!("{name}: bad negative kind {:?}", n.kind));
                 continue;
             };
-            let Some((t, _)) = locate(&n.quote, n.nth, "negative", &mut errors) else {
+            let Some((t, _)) = locator.locate(&n.quote, n.nth, "negative", &mut errors) else {
                 continue;
             };
             if !in_scope(t) {
