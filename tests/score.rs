@@ -385,7 +385,7 @@ struct Reading {
 
 impl Reading {
     fn in_scope(&self, t: usize) -> bool {
-        self.from <= t && t <= self.to
+        (self.from..=self.to).contains(&t)
     }
 }
 
@@ -530,10 +530,15 @@ fn score(labels: &Path, title: &str) -> Figures {
         let Some(reading) = read_labels(&locator, &labels, &mut errors) else {
             continue;
         };
-        let (from, to) = (reading.from, reading.to);
-        let in_scope = |t: usize| from <= t && t <= to;
-        tot.facts += reading.facts;
-        let (truth, live_true) = (reading.truth, reading.live);
+        let Reading {
+            truth,
+            live: live_true,
+            from,
+            to,
+            facts,
+        } = reading;
+        let in_scope = |t: usize| (from..=to).contains(&t);
+        tot.facts += facts;
 
         // Predictions in scope.
         let mut pred: HashMap<(usize, FactKind), Vec<(Status, usize)>> = HashMap::new();
