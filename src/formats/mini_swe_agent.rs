@@ -346,26 +346,7 @@ mod tests {
     use crate::formats;
 
     fn read_as(src: &str) -> ReadOutput {
-        let out = formats::read(src.as_bytes(), Some(Format::MiniSweAgent));
-        for t in &out.trajectories {
-            let mut spans: Vec<Span> = t.turns.iter().map(|t| t.span).collect();
-            spans.sort();
-            for w in spans.windows(2) {
-                assert!(w[0].end <= w[1].start, "overlapping turns {w:?}");
-            }
-            for turn in &t.turns {
-                for s in &turn.segments {
-                    assert!(turn.span.start <= s.text.span.start);
-                    assert!(s.text.span.end <= turn.span.end);
-                    let raw = &src.as_bytes()[s.text.span.start..s.text.span.end];
-                    assert_eq!(crate::text::decode(raw, s.text.encoding), s.text.text);
-                }
-                for c in &turn.calls {
-                    assert!(turn.span.start <= c.span.start && c.span.end <= turn.span.end);
-                }
-            }
-        }
-        out
+        formats::checked::read(src, Format::MiniSweAgent, true)
     }
 
     const PRE_1_1: &str = r#"[

@@ -656,6 +656,43 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     out
 }
 
+/// Test support for the format readers.
+#[cfg(test)]
+pub(crate) mod checked {
+    use super::*;
+
+    /// Reads `src` as `format` and checks every trajectory's spans (see [`spans`]).
+    pub fn read(src: &str, format: Format, calls_inside: bool) -> ReadOutput {
+        let out = super::read(src.as_bytes(), Some(format));
+        for t in &out.trajectories {
+            spans(src.as_bytes(), t, calls_inside);
+        }
+        out
+    }
+
+    /// Turn spans lie in the file and do not overlap; segments lie in their turn and decode
+    /// from exactly their raw bytes; with `calls_inside`, every call's span lies in its turn's
+    /// (not so where a step's action and observation interleave, SWE-agent's `trajectory[]`).
+    pub fn spans(bytes: &[u8], t: &Trajectory, calls_inside: bool) {
+        let mut spans: Vec<Span> = t.turns.iter().map(|t| t.span).collect();
+        spans.sort();
+        for w in spans.windows(2) {
+            assert!(w[0].end <= w[1].start, "overlapping turns {w:?}");
+        }
+        for turn in &t.turns {
+            assert!(turn.span.end <= bytes.len());
+            for s in &turn.segments {
+                assert!(turn.span.start <= s.text.span.start && s.text.span.end <= turn.span.end);
+                let raw = &bytes[s.text.span.start..s.text.span.end];
+                assert_eq!(crate::text::decode(raw, s.text.encoding), s.text.text);
+            }
+            for c in turn.calls.iter().filter(|_| calls_inside) {
+                assert!(turn.span.start <= c.span.start && c.span.end <= turn.span.end);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

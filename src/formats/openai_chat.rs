@@ -539,29 +539,7 @@ mod tests {
     }
 
     fn read_as(src: &str) -> ReadOutput {
-        let out = formats::read(src.as_bytes(), Some(Format::OpenaiChat));
-        for t in &out.trajectories {
-            check_spans(src.as_bytes(), t);
-        }
-        out
-    }
-
-    /// Turn spans lie in the file and do not overlap; segments lie in their turn and decode
-    /// from exactly their raw bytes.
-    fn check_spans(bytes: &[u8], t: &Trajectory) {
-        let mut spans: Vec<Span> = t.turns.iter().map(|t| t.span).collect();
-        spans.sort();
-        for w in spans.windows(2) {
-            assert!(w[0].end <= w[1].start, "overlapping turns {w:?}");
-        }
-        for turn in &t.turns {
-            assert!(turn.span.end <= bytes.len());
-            for s in &turn.segments {
-                assert!(turn.span.start <= s.text.span.start && s.text.span.end <= turn.span.end);
-                let raw = &bytes[s.text.span.start..s.text.span.end];
-                assert_eq!(crate::text::decode(raw, s.text.encoding), s.text.text);
-            }
-        }
+        formats::checked::read(src, Format::OpenaiChat, true)
     }
 
     #[test]

@@ -281,29 +281,9 @@ mod tests {
         read_checked(src, true)
     }
 
-    /// Reads and checks spans; `calls_inside`: every call's span lies in its turn's span (not so
-    /// for `trajectory[]` steps, where the action and the observation interleave).
+    /// Reads and checks spans; `calls_inside` as in [`formats::checked::spans`].
     fn read_checked(src: &str, calls_inside: bool) -> ReadOutput {
-        let out = formats::read(src.as_bytes(), Some(Format::SweAgent));
-        for t in &out.trajectories {
-            let mut spans: Vec<Span> = t.turns.iter().map(|t| t.span).collect();
-            spans.sort();
-            for w in spans.windows(2) {
-                assert!(w[0].end <= w[1].start, "overlapping turns {w:?}");
-            }
-            for turn in &t.turns {
-                for s in &turn.segments {
-                    assert!(turn.span.start <= s.text.span.start);
-                    assert!(s.text.span.end <= turn.span.end);
-                    let raw = &src.as_bytes()[s.text.span.start..s.text.span.end];
-                    assert_eq!(crate::text::decode(raw, s.text.encoding), s.text.text);
-                }
-                for c in turn.calls.iter().filter(|_| calls_inside) {
-                    assert!(turn.span.start <= c.span.start && c.span.end <= turn.span.end);
-                }
-            }
-        }
-        out
+        formats::checked::read(src, Format::SweAgent, calls_inside)
     }
 
     const FUNCTION_CALLING: &str = r#"{
