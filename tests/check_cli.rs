@@ -536,9 +536,33 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
             r.stdout
         );
     }
-    // A broken event is named by its own file too.
+    // A broken event is named by its own file too: a finding of `unreadable-record`, or,
+    // with that rule off, a reader error on stderr.
     std::fs::write(events.join("event-00099-broken.json"), "{\"kind\": ").unwrap();
-    let r = trajlint(&["check", "--isolated", "conv-a/events"], &dir, None);
+    let r = trajlint(
+        &[
+            "check",
+            "--isolated",
+            "--output-format",
+            "concise",
+            "conv-a/events",
+        ],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("conv-a/events/event-00099-broken.json:1:10: error[RD001]"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stderr.contains("event-00099-broken"), "{}", r.stderr);
+    let r = trajlint(
+        &["check", "--isolated", "--ignore", "RD001", "conv-a/events"],
+        &dir,
+        None,
+    );
     assert!(
         r.stderr
             .contains("conv-a/events/event-00099-broken.json:1:10: error:"),
@@ -680,12 +704,12 @@ fn rule_docs_are_printed_by_name_or_code() {
     }
     assert_eq!(trajlint(&["rule", "no-such-rule"], &root(), None).code, 2);
     let all = trajlint(&["rules"], &root(), None);
-    assert_eq!(all.stdout.matches("## What it does").count(), 9);
+    assert_eq!(all.stdout.matches("## What it does").count(), 10);
     let list = trajlint(&["rules", "--list"], &root(), None);
-    assert_eq!(list.stdout.lines().count(), 9);
+    assert_eq!(list.stdout.lines().count(), 10);
     let json: serde_json::Value =
         serde_json::from_str(&trajlint(&["rules", "--json"], &root(), None).stdout).unwrap();
-    assert_eq!(json.as_array().unwrap().len(), 9);
+    assert_eq!(json.as_array().unwrap().len(), 10);
 }
 
 #[test]

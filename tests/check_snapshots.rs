@@ -13,6 +13,8 @@
 //!   once though named twice) and `Read /repo/build.rs` (line 4) is issued again with no edit of
 //!   the file in between (CP003, line 10).
 //! - `opaque.jsonl` (Codex): a `compacted` record whose summary is encrypted (CP004, line 5).
+//! - `truncated.jsonl` (Codex): the last line cut off after `"argum` (RD001 at line 6, column
+//!   134, the last byte of the file: where the input ended; turn 3, the last turn read).
 //!
 //! Each snapshot in `tests/snapshots/check.*` was checked by hand once against those files:
 //! every finding is one listed above and none is missing; lines and columns were recounted in
@@ -21,7 +23,7 @@
 //! the boundary, the summary and the last turn they name; severities are the rules' defaults;
 //! the exit code is 1 (warnings and an error at the default fail level). In SARIF the rule
 //! table, `ruleIndex`, levels (`note` for info), relative URIs and fingerprints were checked; in
-//! `github`, the escaping of the labels' line breaks (`%0A`); in JUnit, 2 of 3 files failing
+//! `github`, the escaping of the labels' line breaks (`%0A`); in JUnit, 3 of 4 files failing
 //! (opaque.jsonl has only an info finding, shown in `system-out`).
 //!
 //! `TRAJLINT_BLESS=1 cargo test --test check_snapshots` rewrites a snapshot that differs; check

@@ -17,7 +17,9 @@ use trajlint::extract::lexicon::Lexicon;
 use trajlint::formats::Severity as ReadSeverity;
 use trajlint::lint::baseline::{self, Baseline};
 use trajlint::lint::config::{relative_path, Config};
-use trajlint::lint::{check_file, Catalogue, Finding, Selection, SelectionLayer, Severity};
+use trajlint::lint::{
+    check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
+};
 use trajlint::report::output::{FileResult, Renderer, RunSummary, Statistics};
 use trajlint::report::{concise, full, github, json, junit, sarif};
 use trajlint::FileReport;
@@ -528,8 +530,18 @@ fn one_file(
             skipped: true,
         };
     }
+    let rel = plan.config.relative(&key_path, &plan.cwd);
+    let ignored = plan.config.ignored_for(&rel);
+    let active = plan.selection.active(plan.cat, &ignored);
+    // (A record lost in a file otherwise read is a finding of `unreadable-record` when that
+    // rule runs: reported once, where the findings go.)
+    let lost_is_finding = !report.read.trajectories.is_empty()
+        && active
+            .iter()
+            .any(|a| a.rule.kind == RuleKind::UnreadableRecord);
     for issue in &report.read.issues {
         let sev = match issue.severity {
+            ReadSeverity::Error if lost_is_finding => continue,
             ReadSeverity::Error => "error",
             ReadSeverity::Warning => "warning",
             ReadSeverity::Note => continue,
@@ -552,9 +564,6 @@ fn one_file(
         return failed(plan, name, diagnostics, why);
     }
 
-    let rel = plan.config.relative(&key_path, &plan.cwd);
-    let ignored = plan.config.ignored_for(&rel);
-    let active = plan.selection.active(plan.cat, &ignored);
     let display: Arc<str> = Arc::from(name.as_str());
     let mut findings = check_file(&report, &active, plan.lex, &display, &rel);
     let mut baselined = Vec::new();

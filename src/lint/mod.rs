@@ -65,6 +65,10 @@ pub const BUILTIN_RULES: &[(&str, &str)] = &[
         "rules/opaque-compaction.toml",
         include_str!("../../rules/opaque-compaction.toml"),
     ),
+    (
+        "rules/unreadable-record.toml",
+        include_str!("../../rules/unreadable-record.toml"),
+    ),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +121,8 @@ impl serde::Serialize for Severity {
 // Kinds
 
 /// The closed set of rule kinds: what a rule file can ask for. Each is one function in
-/// [`kinds`] that turns an analysed trajectory into findings.
+/// [`kinds`] that turns an analysed trajectory (for `unreadable-record`, the file as read)
+/// into findings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RuleKind {
@@ -133,6 +138,8 @@ pub enum RuleKind {
     ReissuedCall,
     /// A compaction whose summary cannot be checked.
     OpaqueCompaction,
+    /// A record of the file the reader had to skip (the file's, not a trajectory's).
+    UnreadableRecord,
 }
 
 /// Whether a kind takes a parameter.
@@ -144,13 +151,14 @@ enum Takes {
 }
 
 impl RuleKind {
-    pub const ALL: [RuleKind; 6] = [
+    pub const ALL: [RuleKind; 7] = [
         RuleKind::LiveFact,
         RuleKind::RepeatedCall,
         RuleKind::CompactionDrop,
         RuleKind::ReferenceAcrossCompaction,
         RuleKind::ReissuedCall,
         RuleKind::OpaqueCompaction,
+        RuleKind::UnreadableRecord,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -161,6 +169,7 @@ impl RuleKind {
             RuleKind::ReferenceAcrossCompaction => "reference-across-compaction",
             RuleKind::ReissuedCall => "reissued-call",
             RuleKind::OpaqueCompaction => "opaque-compaction",
+            RuleKind::UnreadableRecord => "unreadable-record",
         }
     }
 
@@ -182,6 +191,7 @@ impl RuleKind {
             }
             RuleKind::ReissuedCall => &["tool", "call", "turn", "first_turn", "compaction_turn"],
             RuleKind::OpaqueCompaction => &["turn", "compaction", "reason"],
+            RuleKind::UnreadableRecord => &["message", "turn"],
         }
     }
 
@@ -193,7 +203,7 @@ impl RuleKind {
             RuleKind::CompactionDrop => (Takes::Optional, Takes::No),
             RuleKind::ReferenceAcrossCompaction => (Takes::Optional, Takes::No),
             RuleKind::ReissuedCall => (Takes::No, Takes::Optional),
-            RuleKind::OpaqueCompaction => (Takes::No, Takes::No),
+            RuleKind::OpaqueCompaction | RuleKind::UnreadableRecord => (Takes::No, Takes::No),
         }
     }
 
@@ -918,36 +928,40 @@ pub fn check_file(
     path_key: &str,
 ) -> Vec<Finding> {
     let mut found: Vec<(Finding, String)> = Vec::new();
-    for (t, (traj, analysis)) in report
-        .read
-        .trajectories
-        .iter()
-        .zip(&report.analyses)
-        .enumerate()
-    {
-        let cx = Cx::new(traj, analysis, &report.source.bytes, lex);
-        for active in rules {
+    let trajectories = &report.read.trajectories;
+    let mut add = |active: &ActiveRule, t: usize, d: Draft| {
+        let identity = match &trajectories[t].id {
+            Some(id) => format!("{id}\u{0}{}", d.identity),
+            None => d.identity,
+        };
+        let finding = Finding {
+            rule: active.rule.clone(),
+            severity: active.severity,
+            file: display.clone(),
+            trajectory: t,
+            turn: d.turn,
+            span: d.span,
+            label: d.label,
+            message: d.message,
+            labels: d.labels,
+            help: active.rule.help.clone(),
+            fingerprint: String::new(),
+        };
+        found.push((finding, identity));
+    };
+    for active in rules {
+        if active.rule.kind == RuleKind::UnreadableRecord {
+            for (t, d) in kinds::unreadable_record(&active.rule, &report.read) {
+                add(active, t, d);
+            }
+            continue;
+        }
+        for (t, (traj, analysis)) in trajectories.iter().zip(&report.analyses).enumerate() {
+            let cx = Cx::new(traj, analysis, &report.source.bytes, lex);
             let mut drafts = Vec::new();
             kinds::run(&active.rule, &cx, &mut drafts);
             for d in drafts {
-                let identity = match &traj.id {
-                    Some(id) => format!("{id}\u{0}{}", d.identity),
-                    None => d.identity,
-                };
-                let finding = Finding {
-                    rule: active.rule.clone(),
-                    severity: active.severity,
-                    file: display.clone(),
-                    trajectory: t,
-                    turn: d.turn,
-                    span: d.span,
-                    label: d.label,
-                    message: d.message,
-                    labels: d.labels,
-                    help: active.rule.help.clone(),
-                    fingerprint: String::new(),
-                };
-                found.push((finding, identity));
+                add(active, t, d);
             }
         }
     }
@@ -1069,6 +1083,7 @@ mod tests {
             "reference-into-compacted-span",
             "reissued-call-after-compaction",
             "opaque-compaction",
+            "unreadable-record",
         ] {
             assert!(Catalogue::builtin().get(name).is_some(), "{name}");
         }

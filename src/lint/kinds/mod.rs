@@ -1,6 +1,7 @@
 //! One function per rule kind: an analysed trajectory in, findings out. The kinds only read
 //! what the analysis established (facts, statuses, links, compaction audits) and the model
-//! (turns, calls); they never parse the log again.
+//! (turns, calls); they never parse the log again. (`unreadable-record` reads what the reader
+//! said of the file instead: the records it could not read.)
 
 mod calls;
 mod compacted_reference;
@@ -9,9 +10,11 @@ mod live_fact;
 mod opaque_compaction;
 mod reissued_call;
 mod repeated_call;
+mod unreadable_record;
 
 pub use calls::canonical_arguments;
 pub use compacted_reference::references_into_compacted;
+pub use unreadable_record::run as unreadable_record;
 
 use super::{Cx, Draft, Rule, RuleKind};
 use crate::model::Trajectory;
@@ -26,6 +29,8 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
         RuleKind::ReferenceAcrossCompaction => compacted_reference::run(rule, cx, out),
         RuleKind::ReissuedCall => reissued_call::run(rule, cx, out),
         RuleKind::OpaqueCompaction => opaque_compaction::run(rule, cx, out),
+        // (The file's, not a trajectory's: `check_file` runs it once per file.)
+        RuleKind::UnreadableRecord => {}
     }
 }
 
