@@ -48,6 +48,10 @@ struct FactOut<'a> {
     status: crate::extract::Status,
     resolved_by: Option<Link>,
     antecedent: Option<Link>,
+    /// (Beyond the core fields.) For a reference, the other turns it may point at: which one
+    /// the writer meant cannot always be shown, so each is kept live with the antecedent and
+    /// lists the reference among its `reasons`. Empty for other facts.
+    candidates: &'a [usize],
 }
 
 #[derive(Serialize)]
@@ -76,6 +80,7 @@ fn fact_out(f: &Fact) -> FactOut<'_> {
         status: f.status,
         resolved_by: f.resolved_by,
         antecedent: f.antecedent,
+        candidates: &f.candidates,
     }
 }
 
@@ -218,11 +223,15 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
             }
             while let Some(f) = facts.next_if(|f| f.turn == i) {
                 let (l, c) = report.source.line_col(f.span.start);
-                let extra = match (f.resolved_by, f.antecedent) {
+                let mut extra = match (f.resolved_by, f.antecedent) {
                     (Some(r), _) => format!(" <- turn {}", r.turn),
                     (_, Some(a)) => format!(" -> turn {}", a.turn),
                     _ => String::new(),
                 };
+                if !f.candidates.is_empty() {
+                    let turns: Vec<String> = f.candidates.iter().map(usize::to_string).collect();
+                    extra.push_str(&format!(" (or {})", turns.join(", ")));
+                }
                 let text: String = f
                     .text
                     .chars()

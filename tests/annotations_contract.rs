@@ -1,0 +1,369 @@
+//! `trajlint annotate --format json` keeps the annotation contract (`trajlint.annotations/1`,
+//! the project's spec of it) on every log we have: our fixtures of every format, and the shared
+//! corpus beside the checkout where it is present. Each line is checked field by field against
+//! what the contract says the field means, and the fields against each other: a turn is live
+//! exactly when it has reasons, and each reason is a fact that makes it live (a live status in the
+//! turn, or a reference whose antecedent or candidate the turn is); spans lie in the file and in
+//! their turn; statuses fit their kind; ranges hold only quiescent turns and sum their tokens.
+
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+
+/// Runs `annotate --format json` over `dir` and checks every line; returns how many
+/// trajectories and facts were checked.
+fn check_dir(dir: &Path) -> (usize, usize) {
+    let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args(["annotate", "--format", "json"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    // (Exit 2 only where an input could not be read at all: the corpus keeps a few such on
+    // purpose; each is named on stderr.)
+    assert!(
+        matches!(out.status.code(), Some(0 | 2)),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut problems = Vec::new();
+    let (mut trajectories, mut facts) = (0, 0);
+    let mut index_in_file: HashMap<String, usize> = HashMap::new();
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let file = v["file"].as_str().unwrap_or("?").to_string();
+        let k = index_in_file.entry(file.clone()).or_default();
+        let bytes = std::fs::read(&file).ok();
+        check_trajectory(&v, *k, bytes.as_deref(), &mut problems);
+        *k += 1;
+        trajectories += 1;
+        facts += v["facts"].as_array().map_or(0, Vec::len);
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems, the first ones:\n{}",
+        problems.len(),
+        problems[..problems.len().min(30)].join("\n")
+    );
+    (trajectories, facts)
+}
+
+fn span(v: &Value) -> Option<(usize, usize)> {
+    let a = v.as_array()?;
+    match a.as_slice() {
+        [s, e] => Some((s.as_u64()? as usize, e.as_u64()? as usize)),
+        _ => None,
+    }
+}
+
+/// `[s, e)` lies in `[outer_s, outer_e)`.
+fn inside((s, e): (usize, usize), (os, oe): (usize, usize)) -> bool {
+    os <= s && s <= e && e <= oe
+}
+
+fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec<String>) {
+    let name = format!("{} trajectory {k}", v["file"].as_str().unwrap_or("?"));
+    let mut bad = |what: String| problems.push(format!("{name}: {what}"));
+    for key in [
+        "schema",
+        "file",
+        "trajectory",
+        "id",
+        "format",
+        "tokenizer",
+        "bytes",
+        "turns",
+        "facts",
+        "ranges",
+        "compactions",
+    ] {
+        if v.get(key).is_none() {
+            bad(format!("no `{key}`"));
+        }
+    }
+    if v["schema"] != "trajlint.annotations/1" {
+        bad(format!("schema {}", v["schema"]));
+    }
+    if v["trajectory"].as_u64() != Some(k as u64) {
+        bad(format!(
+            "`trajectory` {} for the {k}th of its file",
+            v["trajectory"]
+        ));
+    }
+    if !(v["id"].is_null() || v["id"].is_string()) {
+        bad(format!("id {}", v["id"]));
+    }
+    let Some(whole) = span(&v["bytes"]) else {
+        bad("`bytes` is not [start, end]".into());
+        return;
+    };
+    // (A conversation kept one event per file is named by its directory: no one file to hold it.)
+    if let Some(f) = file {
+        if whole.1 > f.len() {
+            bad(format!("bytes {whole:?} past the file's {} bytes", f.len()));
+        }
+    }
+    let (Some(turns), Some(facts), Some(ranges), Some(compactions)) = (
+        v["turns"].as_array(),
+        v["facts"].as_array(),
+        v["ranges"].as_array(),
+        v["compactions"].as_array(),
+    ) else {
+        bad("turns, facts, ranges or compactions is not a list".into());
+        return;
+    };
+    let n = turns.len();
+    let turn_span = |t: usize| span(&turns[t]["bytes"]).unwrap_or((0, 0));
+
+    // Turns.
+    let mut reasons_of: Vec<HashSet<u64>> = Vec::new();
+    for (i, t) in turns.iter().enumerate() {
+        if t["index"].as_u64() != Some(i as u64) {
+            bad(format!("turn {i} has index {}", t["index"]));
+        }
+        let role = t["role"].as_str().unwrap_or("");
+        if !["system", "user", "assistant", "tool", "event"].contains(&role) {
+            bad(format!("turn {i}: role {role:?}"));
+        }
+        match span(&t["bytes"]) {
+            Some(s) if inside(s, whole) => {}
+            s => bad(format!(
+                "turn {i}: bytes {s:?} outside the trajectory {whole:?}"
+            )),
+        }
+        if t["tokens"].as_u64().is_none() {
+            bad(format!("turn {i}: tokens {}", t["tokens"]));
+        }
+        let reasons: Vec<u64> = t["reasons"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        let live = match t["verdict"].as_str() {
+            Some("live") => true,
+            Some("quiescent") => false,
+            other => {
+                bad(format!("turn {i}: verdict {other:?}"));
+                false
+            }
+        };
+        if live == reasons.is_empty() {
+            bad(format!(
+                "turn {i}: verdict live={live} with reasons {reasons:?}"
+            ));
+        }
+        reasons_of.push(reasons.into_iter().collect());
+    }
+
+    // Facts, and the reasons they give their turns.
+    let mut ids = HashSet::new();
+    let mut owed: Vec<HashSet<u64>> = vec![HashSet::new(); n];
+    for f in facts {
+        let id = f["id"].as_u64().unwrap_or(u64::MAX);
+        let turn = f["turn"].as_u64().map_or(usize::MAX, |t| t as usize);
+        let what = format!("fact {id} (turn {turn})");
+        if !ids.insert(id) {
+            bad(format!("{what}: id repeated"));
+        }
+        if turn >= n {
+            bad(format!("{what}: no such turn"));
+            continue;
+        }
+        let kind = f["kind"].as_str().unwrap_or("");
+        let subkind = f["subkind"].as_str().unwrap_or("");
+        let status = f["status"].as_str().unwrap_or("");
+        let (subkinds, statuses, resolved, live): (&[&str], [&str; 2], &str, &str) = match kind {
+            "obligation" => (
+                &["self_commitment", "plan_step", "tool_retry"],
+                ["open", "discharged"],
+                "discharged",
+                "open",
+            ),
+            "null_result" => (
+                &["empty", "not_found", "error"],
+                ["unincorporated", "incorporated"],
+                "incorporated",
+                "unincorporated",
+            ),
+            "reference" => (
+                &["ordinal", "anaphoric", "pronoun", "identifier"],
+                ["bound", "unbound"],
+                "",
+                "unbound",
+            ),
+            _ => {
+                bad(format!("{what}: kind {kind:?}"));
+                continue;
+            }
+        };
+        if !subkinds.contains(&subkind) {
+            bad(format!("{what}: subkind {subkind:?} of {kind}"));
+        }
+        if !statuses.contains(&status) {
+            bad(format!("{what}: status {status:?} of {kind}"));
+        }
+        let fs = span(&f["bytes"]).unwrap_or((0, 0));
+        if !inside(fs, turn_span(turn)) {
+            bad(format!(
+                "{what}: bytes {fs:?} outside its turn {:?}",
+                turn_span(turn)
+            ));
+        }
+        // The text is the span's, decoded: where the span is plain text inside one JSON string
+        // (no escape, no quote), the same bytes. (An empty result's text says so, "(empty
+        // output)", over an empty span or what the output held instead of words, `[]`, "(no
+        // output)"; a fact read from a record, a tracker's call, has the record's span and the
+        // text it says; a streamed message's text is joined from several records.)
+        let text = f["text"].as_str().unwrap_or("");
+        if text.trim().is_empty() {
+            bad(format!("{what}: no text"));
+        }
+        if let Some(raw) = file.and_then(|b| b.get(fs.0..fs.1)) {
+            let plain = subkind != "empty"
+                && !raw.is_empty()
+                && !raw.contains(&b'\\')
+                && !raw.contains(&b'"');
+            if plain && std::str::from_utf8(raw).is_ok_and(|r| r != text) {
+                bad(format!("{what}: text {text:?} is not its bytes"));
+            }
+        }
+        // A link names a turn and a span inside it.
+        let link = |l: &Value| -> Option<usize> {
+            let t = l["turn"].as_u64()? as usize;
+            (t < n && inside(span(&l["bytes"])?, turn_span(t))).then_some(t)
+        };
+        let by = &f["resolved_by"];
+        if !by.is_null() && link(by).is_none() {
+            bad(format!("{what}: resolved_by {by} is not a span of a turn"));
+        }
+        if by.is_null() == (status == resolved) {
+            bad(format!("{what}: status {status} with resolved_by {by}"));
+        }
+        let ante = &f["antecedent"];
+        let candidates: Vec<usize> = f["candidates"]
+            .as_array()
+            .map(|c| {
+                c.iter()
+                    .filter_map(|t| t.as_u64().map(|t| t as usize))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if kind == "reference" {
+            match link(ante) {
+                Some(a) if a <= turn => owed[a].insert(id),
+                Some(_) => {
+                    bad(format!("{what}: antecedent {ante} after the reference"));
+                    false
+                }
+                None if !ante.is_null() => {
+                    bad(format!("{what}: antecedent {ante} is not a span of a turn"));
+                    false
+                }
+                None => false,
+            };
+            if ante.is_null() != (status == "unbound") {
+                bad(format!("{what}: status {status} with antecedent {ante}"));
+            }
+            for c in candidates {
+                if c >= n || c == turn {
+                    bad(format!("{what}: candidate turn {c}"));
+                } else {
+                    owed[c].insert(id);
+                }
+            }
+        } else if !ante.is_null() || !candidates.is_empty() {
+            bad(format!("{what}: a {kind} with an antecedent or candidates"));
+        }
+        if status == live {
+            owed[turn].insert(id);
+        }
+    }
+    for (t, (has, should)) in reasons_of.iter().zip(&owed).enumerate() {
+        // (An antecedent in the reference's own turn does not make the turn live twice.)
+        let should: HashSet<u64> = should.iter().copied().collect();
+        if *has != should {
+            let mut has: Vec<_> = has.iter().collect();
+            let mut should: Vec<_> = should.iter().collect();
+            has.sort();
+            should.sort();
+            bad(format!(
+                "turn {t}: reasons {has:?}, its facts make it live for {should:?}"
+            ));
+        }
+    }
+
+    // Ranges: maximal runs of quiescent turns, in order, apart, their tokens summed.
+    let mut after = 0;
+    for r in ranges {
+        let (Some((s, e)), Some(tokens)) = (span(&r["turns"]), r["tokens"].as_u64()) else {
+            bad(format!("range {r}"));
+            continue;
+        };
+        if s < after || s > e || e >= n {
+            bad(format!("range {s}..={e} out of order or of bounds"));
+            continue;
+        }
+        after = e + 2;
+        if let Some(t) = (s..=e).find(|&t| turns[t]["verdict"] != "quiescent") {
+            bad(format!("range {s}..={e} holds the live turn {t}"));
+        }
+        let sum: u64 = (s..=e).filter_map(|t| turns[t]["tokens"].as_u64()).sum();
+        if sum != tokens {
+            bad(format!(
+                "range {s}..={e}: tokens {tokens}, its turns hold {sum}"
+            ));
+        }
+    }
+
+    // Compactions: a turn of the log, the turns before it replaced, dropped facts that exist.
+    for c in compactions {
+        let turn = c["turn"].as_u64().map_or(usize::MAX, |t| t as usize);
+        let replaced = span(&c["replaced"]);
+        if turn >= n || !replaced.is_some_and(|(a, b)| a <= b && b < turn.max(1)) {
+            bad(format!("compaction {c}"));
+        }
+        if let Some(s) = c["summary_turn"].as_u64() {
+            if s as usize >= n {
+                bad(format!("compaction at {turn}: summary turn {s}"));
+            }
+        }
+        for d in c["dropped"].as_array().into_iter().flatten() {
+            if !d.as_u64().is_some_and(|d| ids.contains(&d)) {
+                bad(format!("compaction at {turn}: dropped {d} is no fact"));
+            }
+        }
+    }
+}
+
+#[test]
+fn annotations_keep_the_contract_on_every_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (trajectories, facts) = check_dir(&root.join("corpus/fixtures"));
+    println!("fixtures: {trajectories} trajectories, {facts} facts checked");
+    // (At least a trajectory per format directory, and the facts they hold: a reader that
+    // stopped producing lines would pass the checks above vacuously.)
+    let formats = std::fs::read_dir(root.join("corpus/fixtures"))
+        .unwrap()
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().is_dir()))
+        .count();
+    assert!(
+        trajectories >= formats && facts >= 200,
+        "{trajectories} {facts}"
+    );
+}
+
+#[test]
+fn annotations_keep_the_contract_on_the_shared_corpus() {
+    let Some(shared) = common::shared_corpus() else {
+        return;
+    };
+    let (trajectories, facts) = check_dir(&shared);
+    println!("shared corpus: {trajectories} trajectories, {facts} facts checked");
+    assert!(
+        trajectories >= 100 && facts >= 1000,
+        "{trajectories} {facts}"
+    );
+}
