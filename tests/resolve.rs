@@ -2086,6 +2086,23 @@ fn these_or_those_with_any_noun_said_before_is_a_reference() {
 }
 
 #[test]
+fn a_code_span_inside_a_backward_phrase_stays_in_it() {
+    // A command with spaces between the cue and its noun: the phrase is still one reference,
+    // bound to the turn that showed that output.
+    let a = analyse(json!([
+        {"role": "user", "content": "Where is pipeline.py?"},
+        {"role": "assistant", "content": "Searching.",
+         "tool_calls": [call("c1", "bash", json!({"command": "ls -R | grep pipeline.py"}))]},
+        {"role": "tool", "tool_call_id": "c1", "content": "plot_pipeline.py\npipeline.py"},
+        {"role": "assistant", "content": "The previous `ls -R` output lacked the full path."},
+    ]));
+    let refs: Vec<&Fact> = of_kind(&a, &[Subkind::Anaphoric]);
+    let texts: Vec<&str> = refs.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(texts, ["The previous `ls -R` output"], "{texts:?}");
+    assert_eq!(refs[0].antecedent.map(|l| l.turn), Some(2));
+}
+
+#[test]
 fn steps_for_the_reader_and_reports_of_work_done_are_not_plans() {
     let a = analyse(json!([
         {"role": "user", "content": "Make a 2048 game."},
