@@ -838,10 +838,12 @@ struct Agreement {
     /// Of those agreed on, the ones the analyzer finds, and those it gives that status.
     analyzer_status: usize,
     analyzer_status_agree: usize,
-    /// Live turns by the first reading, the second, both, and of both's the analyzer's.
+    /// Live turns by the first reading, the second, both, and of each the analyzer's.
     live_first: usize,
     live_second: usize,
     live_both: usize,
+    live_first_caught: usize,
+    live_second_caught: usize,
     live_both_caught: usize,
 }
 
@@ -896,6 +898,9 @@ impl Agreement {
         }
         self.live_first += ra.live.len();
         self.live_second += rb.live.len();
+        let caught = |t: &usize| analysis.turns[*t].verdict == Verdict::Live;
+        self.live_first_caught += ra.live.keys().filter(|t| caught(t)).count();
+        self.live_second_caught += rb.live.keys().filter(|t| caught(t)).count();
         for t in ra.live.keys().filter(|t| rb.live.contains_key(t)) {
             self.live_both += 1;
             self.live_both_caught += usize::from(analysis.turns[*t].verdict == Verdict::Live);
@@ -940,6 +945,15 @@ impl Agreement {
             self.live_both_caught,
             self.live_both,
             ratio(self.live_both_caught, self.live_both)
+        );
+        println!(
+            "safety against each reading alone: the first {} of {} ({:.3}), the second {} of {} ({:.3})",
+            self.live_first_caught,
+            self.live_first,
+            ratio(self.live_first_caught, self.live_first),
+            self.live_second_caught,
+            self.live_second,
+            ratio(self.live_second_caught, self.live_second)
         );
     }
 }
