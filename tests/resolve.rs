@@ -4190,3 +4190,49 @@ fn a_second_cue_in_the_same_clause_does_not_split_the_commitment() {
         ]
     );
 }
+
+#[test]
+fn an_editor_command_runs_nothing_so_the_run_it_names_is_owed() {
+    // SWE-agent v0: each action is one command named by its first word. `edit` changes the
+    // file; the run the sentence names after the fix is still owed, until `python` runs it.
+    let step = |thought: &str, action: &str| {
+        json!({"role": "assistant", "content": format!("{thought}\n```\n{action}```"),
+               "thought": thought, "action": action, "agent": "primary"})
+    };
+    let seen = |content: &str| json!({"role": "user", "content": content, "agent": "primary"});
+    let history = json!([
+        {"role": "system", "content": "You are an autonomous programmer.", "agent": "primary"},
+        seen("Recover the flag from msg.enc."),
+        step("Let's fix the modulo in the script and try to run it again.",
+             "edit 6:6\nmsg = bytes((b - 18) * 179 % 256 for b in data)\nend_of_edit\n"),
+        seen("[File: /ctf/solve.py (7 lines total)]\nFile updated."),
+        step("Now the other script: let's run it.", "python check.py\n"),
+        seen("ok"),
+        step("And this one.", "python solve.py\n"),
+        seen("HTB{d0n3}"),
+    ]);
+    let log = json!({"environment": "swe_main", "trajectory": [], "history": history, "info": {}});
+    let report = process("ctf.traj", log.to_string().as_bytes());
+    let traj = &report.read.trajectories[0];
+    let owed: Vec<(usize, Status, Option<usize>)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::SelfCommitment)
+        .map(|f| (f.turn, f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    let turn_of = |needle: &str| {
+        traj.turns
+            .iter()
+            .position(|t| t.has_text() && t.segments[0].text.text.contains(needle))
+    };
+    let (Some(fix), Some(run)) = (turn_of("try to run it"), turn_of("And this one")) else {
+        panic!("turns not read: {:#?}", traj.turns.len());
+    };
+    // "Let's run it." over `python check.py` is narration; the run named with the fix is owed
+    // until a run of the script ("solve.py" is not named, so the first later run discharges).
+    assert_eq!(
+        owed,
+        [(fix, Status::Discharged, Some(fix + 2))],
+        "{owed:#?} (run at {run})"
+    );
+}

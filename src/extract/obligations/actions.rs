@@ -229,6 +229,9 @@ pub struct ChunkWords {
     pub delivers: bool,
     /// It is a verb alone, naming no object ("simplify", "debug this further", "decode it").
     pub bare: bool,
+    /// Words follow its verb ("run it again", not "Let me verify."): it names what it acts on,
+    /// if only by a pronoun.
+    pub acts_on_something: bool,
     /// It states what another action must achieve ("make sure to use the proper indentation",
     /// "ensure that the division returns a float").
     pub goal: bool,
@@ -353,6 +356,9 @@ impl ChunkWords {
         });
         // (A question that names no action of its own is looking: "see if we are correct".)
         let question = observed(text);
+        let acts_on_something = own_verb
+            .as_ref()
+            .is_some_and(|&(end, _)| tokens(&text[end..]).next().is_some());
         let families = question
             .and_then(verb)
             .or(own_verb)
@@ -363,6 +369,7 @@ impl ChunkWords {
             .next()
             .map(|(_, w)| crate::extract::words::stem(w));
         ChunkWords {
+            acts_on_something,
             bare: own_terms.len() == 1 && first.as_ref() == own_terms.first(),
             terms: own_terms,
             families,

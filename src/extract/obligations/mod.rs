@@ -381,8 +381,11 @@ pub fn extract(
                         .families
                         .first()
                         .is_none_or(|f| per_family[f.as_str()] <= 2);
-                (!call_words.covers(chunk, lone) || message_words.does_only_part(chunk))
-                    && !chunk.terms.is_empty()
+                // ("fix the code and try to run it again" over one edit: the run is owed,
+                // named by its kind and a pronoun. "Let me verify." names nothing it acts on.)
+                let named = !chunk.terms.is_empty()
+                    || !chunk.families.is_empty() && chunk.acts_on_something && !c.introduces;
+                (!call_words.covers(chunk, lone) || message_words.does_only_part(chunk)) && named
             };
             let mut owed: Vec<usize> = Vec::new();
             for k in 0..c.chunks.len() {

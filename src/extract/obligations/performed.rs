@@ -195,7 +195,7 @@ impl CallWords {
             runs,
         } = self;
         // Thinking aloud through a think tool is not doing anything.
-        for (_, info) in turn
+        for (call, info) in turn
             .calls
             .iter()
             .zip(infos)
@@ -203,7 +203,16 @@ impl CallWords {
         {
             terms.extend(info.terms.iter().cloned());
             families.extend(info.families.iter().cloned());
-            let cmd = info.command.as_deref();
+            use crate::extract::null_results::CallKind;
+            // A harness's own editor command, named by its first word (SWE-agent `edit 6:6 …`),
+            // changes a file and runs no program.
+            let editor = info.kind == CallKind::Write
+                && info.families.iter().any(|f| f == "edit")
+                && info
+                    .command
+                    .as_deref()
+                    .is_some_and(|c| c.split_whitespace().next() == Some(call.name.as_str()));
+            let cmd = info.command.as_deref().filter(|_| !editor);
             if cmd.is_some() {
                 families.insert("execute".to_string());
             }
@@ -219,7 +228,6 @@ impl CallWords {
                     || cmd.contains("<<")
                     || cmd.contains("apply")
             });
-            use crate::extract::null_results::CallKind;
             *runs |= cmd.is_some()
                 && !writes_files
                 && !matches!(info.kind, CallKind::ReadFile | CallKind::Match);
