@@ -138,26 +138,26 @@ fn probe_on_the_real_claude_code_compactions() {
     // (python: the turn's raw record and its neighbours), the summary (the `isCompactSummary`
     // user line after the `compact_boundary`) read for the fact.
     let expectations: [&[Expect]; 3] = [
-        // 258c7280 (compaction at turn 240, summary turn 241, replaced 0..=239).
+        // 258c7280 (compaction at turn 242, summary turn 243, replaced 0..=241).
         &[
-            // Turn 110: `git push` fails, "Exit code 128 fatal: The current branch spotter-gqc
-            // has no upstream branch"; turn 111 silently re-runs `git push --set-upstream`
+            // Turn 112: `git push` fails, "Exit code 128 fatal: The current branch spotter-gqc
+            // has no upstream branch"; turn 113 silently re-runs `git push --set-upstream`
             // (a different call does not incorporate). The summary only says "Committed and
             // pushed the first batch": the failure is dropped.
             Expect {
-                turn: 110,
+                turn: 112,
                 needle: "Exit code 128",
                 must_exist: true,
                 carried: false,
             },
-            // Turn 238: "I'll add a flash display inline in the ProjectReviewLive template. Let
+            // Turn 240: "I'll add a flash display inline in the ProjectReviewLive template. Let
             // me also check if `Phoenix.Component` flash helpers are available." The turn's call
-            // is the edit (result at turn 239); the check is never made before the boundary, so
+            // is the edit (result at turn 241); the check is never made before the boundary, so
             // by semantics.md it is owed. The summary says only "Added flash message display
             // div": the check is dropped. (Not required to exist: the obligation extractor has
             // gone back and forth on "check if ..." sentences.)
             Expect {
-                turn: 238,
+                turn: 240,
                 needle: "Phoenix.Component",
                 must_exist: false,
                 carried: false,
@@ -170,22 +170,22 @@ fn probe_on_the_real_claude_code_compactions() {
                 must_exist: false,
                 carried: false,
             },
-            // Turn 166: Glob `test/spotter_web/live/**/*_test.exs` → "No files found", then
+            // Turn 168: Glob `test/spotter_web/live/**/*_test.exs` → "No files found", then
             // another Glob without a word. The summary: "The project had no existing LiveView
             // tests." Carried. (The probe's place is the first clause meeting the rule, line
             // 182, "LiveView process can't access test sandbox checkout": same terms, same kind
             // of words; the verdict is right, the place is a coincidence.)
             Expect {
-                turn: 166,
+                turn: 168,
                 needle: "No files found",
                 must_exist: false,
                 carried: true,
             },
-            // Turn 220: `bd update spotter-gqc.6 --status in_progress`, the task in progress at
+            // Turn 222: `bd update spotter-gqc.6 --status in_progress`, the task in progress at
             // the boundary. Summary, Pending Tasks: "**spotter-gqc.6** (in_progress): Close
             // project review session": carried, with the identifier verbatim.
             Expect {
-                turn: 220,
+                turn: 222,
                 needle: "spotter-gqc.6",
                 must_exist: false,
                 carried: true,
@@ -389,7 +389,7 @@ fn probe_cli_on_a_real_session() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["schema"], "trajlint.probe/1");
-    assert_eq!(v["compaction"]["turn"], 240);
+    assert_eq!(v["compaction"]["turn"], 242);
     assert_eq!(v["passed"], false);
     let dropped = v["dropped"].as_array().unwrap();
     assert!(!dropped.is_empty());
@@ -404,7 +404,7 @@ fn probe_cli_on_a_real_session() {
     // A candidate summary for the same span that states every dropped fact: it passes.
     let a = &load(&path)[0];
     let r = &a.analysis.audits[0];
-    let mut text = trajlint::probe::summary_text(&a.trajectory, 241);
+    let mut text = trajlint::probe::summary_text(&a.trajectory, 243);
     text.push_str("\nAlso:\n");
     for &id in &r.dropped {
         let f = &a.analysis.facts[id];
@@ -428,7 +428,7 @@ fn probe_cli_on_a_real_session() {
     let good = dir.join("good.md");
     std::fs::write(&good, &text).unwrap();
     let out = Command::new(bin)
-        .args(["probe", "--turns", "0..239", "--summary"])
+        .args(["probe", "--turns", "0..241", "--summary"])
         .arg(&good)
         .arg(&path)
         .output()
@@ -443,7 +443,7 @@ fn probe_cli_on_a_real_session() {
     let bad = dir.join("bad.md");
     std::fs::write(&bad, "We worked on the project.\n").unwrap();
     let out = Command::new(bin)
-        .args(["probe", "--turns", "0..239", "--summary"])
+        .args(["probe", "--turns", "0..241", "--summary"])
         .arg(&bad)
         .arg(&path)
         .output()
@@ -458,7 +458,7 @@ fn probe_cli_on_a_real_session() {
     assert!(stdout.contains("bytes "), "{stdout}");
     // Reversible: condition 5 holds without a probe.
     let out = Command::new(bin)
-        .args(["probe", "--reversible", "--turns", "0..239"])
+        .args(["probe", "--reversible", "--turns", "0..241"])
         .arg(&path)
         .output()
         .unwrap();

@@ -171,8 +171,9 @@ const FILES: &[Expect] = &[
     },
     Expect {
         file: "spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
-        turns: 364,
-        users: 4,
+        turns: 366,
+        // and the two prompts queued while the agent worked (lines 497 and 603)
+        users: 6,
         assistants: 171,
         tools: 186,
         // the two background jobs' <task-notification> lines
@@ -355,8 +356,9 @@ const FILES: &[Expect] = &[
     },
     Expect {
         file: "spotter/tool_heavy.jsonl",
-        turns: 18,
-        users: 6,
+        turns: 19,
+        // and "/mcp", queued while the agent worked (line 9)
+        users: 7,
         assistants: 5,
         tools: 6,
         systems: 1,

@@ -812,7 +812,10 @@ fn second_readings_pair_with_first_ones_and_their_agreement_is_printed() {
         ) else {
             continue;
         };
-        by_origin.entry(origin).or_default().add(&ra, &rb, analysis);
+        by_origin
+            .entry(origin)
+            .or_default()
+            .add(&name, &ra, &rb, analysis);
     }
     assert!(errors.is_empty(), "label errors:\n{}", errors.join("\n"));
     if by_origin.is_empty() {
@@ -822,6 +825,12 @@ fn second_readings_pair_with_first_ones_and_their_agreement_is_printed() {
     println!("\nsecond readings ({skipped} skipped: source absent)");
     for (origin, g) in &by_origin {
         g.print(origin);
+    }
+    if std::env::var_os("TRAJLINT_SCORE_VERBOSE").is_some() {
+        println!("where the analyzer differs from what both readings agree on:");
+        for line in by_origin.values().flat_map(|g| &g.misses) {
+            println!("  {line}");
+        }
     }
 }
 
@@ -845,10 +854,18 @@ struct Agreement {
     live_first_caught: usize,
     live_second_caught: usize,
     live_both_caught: usize,
+    /// Each difference from the consensus, for `TRAJLINT_SCORE_VERBOSE`.
+    misses: Vec<String>,
 }
 
 impl Agreement {
-    fn add(&mut self, ra: &Reading, rb: &Reading, analysis: &trajlint::analysis::Analysis) {
+    fn add(
+        &mut self,
+        name: &str,
+        ra: &Reading,
+        rb: &Reading,
+        analysis: &trajlint::analysis::Analysis,
+    ) {
         self.files += 1;
         let mut pred: HashMap<(usize, FactKind), Vec<(Status, usize)>> = HashMap::new();
         for f in &analysis.facts {
@@ -870,8 +887,23 @@ impl Agreement {
                 let c = self.consensus.entry(kind).or_default();
                 match (fa, fb, found) {
                     (Some(_), Some(_), Some(_)) => c.tp += 1,
-                    (Some(_), Some(_), None) => c.fn_ += 1,
-                    (None, None, Some(_)) => c.fp += 1,
+                    (Some(labeled), Some(_), None) => {
+                        c.fn_ += 1;
+                        self.misses.push(format!(
+                            "{name} turn {t}: missed {kind:?}: {}",
+                            labeled[0].2
+                        ));
+                    }
+                    (None, None, Some(_)) => {
+                        c.fp += 1;
+                        let text = analysis
+                            .facts
+                            .iter()
+                            .find(|f| f.turn == t && f.kind() == kind)
+                            .map_or("", |f| f.text.as_str());
+                        self.misses
+                            .push(format!("{name} turn {t}: spurious {kind:?}: {text:?}"));
+                    }
                     _ => {}
                 }
                 // Statuses where both readings hold the fact: the same status at least once.

@@ -5,7 +5,9 @@
 //! part of the conversation: the later lines of a split API response (same `message.id`) and the
 //! `tool_result` lines answering calls on the branch hang off their own `tool_use` line, so they
 //! are taken back in file order. One API response split over several consecutive lines is one
-//! turn. `progress`, snapshot and queue records are not turns. Hand-made logs whose records are
+//! turn. `progress` and snapshot records are not turns, nor are queue records, except a prompt the
+//! user typed while the agent worked: the harness hands it to the model with the next result,
+//! and it is written nowhere else. Hand-made logs whose records are
 //! not linked at all, and the web export (`{"loglines": [...]}`), are read in file order.
 
 use super::{anthropic, jsonl_objects, push_content, ReadOutput, Severity, Shape};
@@ -38,7 +40,8 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             records = lines.iter().map(|l| (l.span, &l.value)).collect();
         }
     }
-    let order = active_branch(&d, &records, &mut out);
+    let prompts = delivered_prompts(&d, &records);
+    let order = active_branch(&d, &records, &prompts, &mut out);
     let mut traj = Trajectory::new(Format::ClaudeCode, Span::new(0, bytes.len()));
     // The assistant turn further lines of the same API response join: (message id, turn index).
     let mut open: Option<(String, usize)> = None;
@@ -202,6 +205,14 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     traj.turns.push(t);
                 }
             }
+            "queue-operation" if prompts.contains(&i) => {
+                open = None;
+                let mut t = Turn::new(Role::User, span);
+                if let Some(v) = d.get(rec, "content") {
+                    push_content(&d, v, SegmentKind::Prose, &mut t);
+                }
+                traj.turns.push(t);
+            }
             // The closing record of `claude -p --output-format stream-json`: on success it
             // repeats the last message; otherwise the run stopped (turn limit, error). (An API
             // error may come as subtype "success" with `is_error`.)
@@ -300,6 +311,48 @@ fn is_message(d: &Doc, v: &Value) -> bool {
     matches!(ty.as_deref(), Some("user" | "assistant" | "system"))
 }
 
+/// The records that queue a prompt the model was given: the user typed it while the agent
+/// worked (`enqueue`), and the harness later took it off the queue to send (`remove` or
+/// `dequeue`), not back into the input box (`popAll`). A background job's notice is queued too,
+/// but it comes again as a user record of its own. (One pass from the end: the next operation
+/// that is not an `enqueue` decides.)
+fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    // (Newer logs also write the sent prompt as a `queued_command` attachment, not read yet:
+    // where one is, the queue is only bookkeeping and is not read either.)
+    if records.iter().any(|(_, v)| queued_command(d, v)) {
+        return out;
+    }
+    let mut sent = false;
+    for (i, (_, v)) in records.iter().enumerate().rev() {
+        if !d.is(v, "type", "queue-operation") {
+            continue;
+        }
+        let Some(op) = d.get_str(v, "operation") else {
+            continue;
+        };
+        if op != "enqueue" {
+            sent = op == "remove" || op == "dequeue";
+            continue;
+        }
+        let prompt = d.get_str(v, "content").is_some_and(|c| {
+            let c = c.trim_start();
+            !c.is_empty() && !c.starts_with("<task-notification>")
+        });
+        if sent && prompt {
+            out.insert(i);
+        }
+    }
+    out
+}
+
+/// Whether a record is a `queued_command` attachment (a prompt as it was sent).
+fn queued_command(d: &Doc, rec: &Value) -> bool {
+    d.is(rec, "type", "attachment")
+        && d.get(rec, "attachment")
+            .is_some_and(|a| d.is(a, "type", "queued_command"))
+}
+
 /// The content blocks of a record's message (empty when the content is a string).
 fn blocks<'v>(d: &Doc, v: &'v Value) -> &'v [Value] {
     d.get(v, "message")
@@ -309,7 +362,12 @@ fn blocks<'v>(d: &Doc, v: &'v Value) -> &'v [Value] {
 }
 
 /// Indices of the records of the active branch, in conversation order.
-fn active_branch(d: &Doc, records: &[(Span, &Value)], out: &mut ReadOutput) -> Vec<usize> {
+fn active_branch(
+    d: &Doc,
+    records: &[(Span, &Value)],
+    prompts: &HashSet<usize>,
+    out: &mut ReadOutput,
+) -> Vec<usize> {
     let n = records.len();
     let mut by_uuid: HashMap<String, usize> = HashMap::new();
     for (i, (_, v)) in records.iter().enumerate() {
@@ -450,6 +508,11 @@ fn active_branch(d: &Doc, records: &[(Span, &Value)], out: &mut ReadOutput) -> V
             taken[i] = true;
             answered.extend(ids);
         }
+    }
+    // A prompt queued while the agent worked is read where it was typed. (The model gets it
+    // with the next tool result; the file's order keeps the turns' spans in order.)
+    for &k in prompts {
+        taken[k] = true;
     }
     // Merge the side records into the branch by file position.
     let mut side = (0..n).filter(|&k| taken[k]).peekable();
@@ -595,6 +658,61 @@ mod tests {
         assert_eq!(r2.exit_code, Some(2));
         assert!(r2.is_error);
         assert!(out.issues.is_empty(), "{:?}", out.issues);
+        for w in t.turns.windows(2) {
+            assert!(w[0].span.end <= w[1].span.start);
+        }
+    }
+
+    #[test]
+    fn a_prompt_queued_and_sent_while_the_agent_worked_is_a_user_turn() {
+        let queue = |op: &str, content: Option<&str>| match content {
+            Some(c) => format!(
+                r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1","content":"{c}"}}"#
+            ),
+            None => format!(r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1"}}"#),
+        };
+        let src = [
+            line("u1", None, "user", &user("go")),
+            line("a1", Some("u1"), "assistant", &asst("m1", &tool_use("t1"))),
+            queue("enqueue", Some("new tasks were added. tackle them")),
+            queue("remove", None),
+            // A background job's notice comes again as a user record: not read twice.
+            queue(
+                "enqueue",
+                Some("<task-notification>done</task-notification>"),
+            ),
+            queue("remove", None),
+            // Taken back into the input box: never sent.
+            queue("enqueue", Some("never mind")),
+            queue("popAll", None),
+            line("r1", Some("a1"), "user", &result("t1", "one", false)),
+            line(
+                "a2",
+                Some("r1"),
+                "assistant",
+                &asst("m2", r#"{"type":"text","text":"Now the new tasks."}"#),
+            ),
+            // Still queued when the log ends: not sent either.
+            queue("enqueue", Some("and the docs")),
+        ]
+        .join("\n");
+        let out = read_str(&src);
+        let t = &out.trajectories[0];
+        assert_eq!(
+            roles(t),
+            vec![
+                Role::User,
+                Role::Assistant,
+                Role::User,
+                Role::Tool,
+                Role::Assistant
+            ]
+        );
+        assert_eq!(
+            t.turns[2].segments[0].text.text,
+            "new tasks were added. tackle them"
+        );
+        assert!(src[t.turns[2].span.start..t.turns[2].span.end].contains("\"enqueue\""));
         for w in t.turns.windows(2) {
             assert!(w[0].span.end <= w[1].span.start);
         }
