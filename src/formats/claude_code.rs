@@ -5,10 +5,11 @@
 //! part of the conversation: the later lines of a split API response (same `message.id`) and the
 //! `tool_result` lines answering calls on the branch hang off their own `tool_use` line, so they
 //! are taken back in file order. One API response split over several consecutive lines is one
-//! turn. `progress` and snapshot records are not turns, nor are queue records, except a prompt the
-//! user typed while the agent worked: the harness hands it to the model with the next result,
-//! and it is written nowhere else. Hand-made logs whose records are
-//! not linked at all, and the web export (`{"loglines": [...]}`), are read in file order.
+//! turn. `progress`, snapshot and queue records are not turns, nor are attachments, except a
+//! prompt sent while the agent worked (a `queued_command` attachment, or in older logs the queue
+//! records alone): the harness hands it to the model with the next result, and it is written
+//! nowhere else. Hand-made logs whose records are not linked at all, and the web export
+//! (`{"loglines": [...]}`), are read in file order.
 
 use super::{anthropic, jsonl_objects, push_content, ReadOutput, Severity, Shape};
 use crate::json::{Doc, Kind, Value};
@@ -205,12 +206,22 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     traj.turns.push(t);
                 }
             }
-            "queue-operation" if prompts.contains(&i) => {
+            "queue-operation" | "attachment" if prompts.contains(&i) => {
                 open = None;
+                let attachment = queued_command(&d, rec);
+                let content = match attachment {
+                    Some(a) => d.get(a, "prompt"),
+                    None => d.get(rec, "content"),
+                };
                 let mut t = Turn::new(Role::User, span);
-                if let Some(v) = d.get(rec, "content") {
+                if let Some(v) = content {
                     push_content(&d, v, SegmentKind::Prose, &mut t);
                 }
+                if attachment.is_some_and(|a| !typed_by_the_user(&d, a)) || is_task_notification(&t)
+                {
+                    t.role = Role::System;
+                }
+                first_turn = Some(traj.turns.len());
                 traj.turns.push(t);
             }
             // The closing record of `claude -p --output-format stream-json`: on success it
@@ -311,18 +322,25 @@ fn is_message(d: &Doc, v: &Value) -> bool {
     matches!(ty.as_deref(), Some("user" | "assistant" | "system"))
 }
 
-/// The records that queue a prompt the model was given: the user typed it while the agent
-/// worked (`enqueue`), and the harness later took it off the queue to send (`remove` or
-/// `dequeue`), not back into the input box (`popAll`). A background job's notice is queued too,
-/// but it comes again as a user record of its own. (One pass from the end: the next operation
-/// that is not an `enqueue` decides.)
+/// The records that hold a prompt the model was given while the agent worked.
+///
+/// Newer logs write each one as a `queued_command` attachment when it is sent; where the file has
+/// any, those are the prompts and the queue is only bookkeeping. Older logs write only the queue:
+/// the user typed the prompt (`enqueue`), and the harness later took it off the queue to send
+/// (`remove` or `dequeue`), not back into the input box (`popAll`). A background job's notice is
+/// queued too, but there it comes again as a user record of its own. (One pass from the end: the
+/// next operation that is not an `enqueue` decides.)
 fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
-    let mut out = HashSet::new();
-    // (Newer logs also write the sent prompt as a `queued_command` attachment, not read yet:
-    // where one is, the queue is only bookkeeping and is not read either.)
-    if records.iter().any(|(_, v)| queued_command(d, v)) {
-        return out;
+    let attached: HashSet<usize> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, v))| queued_command(d, v).is_some())
+        .map(|(i, _)| i)
+        .collect();
+    if !attached.is_empty() {
+        return attached;
     }
+    let mut out = HashSet::new();
     let mut sent = false;
     for (i, (_, v)) in records.iter().enumerate().rev() {
         if !d.is(v, "type", "queue-operation") {
@@ -346,11 +364,27 @@ fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
     out
 }
 
-/// Whether a record is a `queued_command` attachment (a prompt as it was sent).
-fn queued_command(d: &Doc, rec: &Value) -> bool {
-    d.is(rec, "type", "attachment")
-        && d.get(rec, "attachment")
-            .is_some_and(|a| d.is(a, "type", "queued_command"))
+/// The attachment of a `queued_command` record (a prompt as it was sent).
+fn queued_command<'v>(d: &Doc, rec: &'v Value) -> Option<&'v Value> {
+    if !d.is(rec, "type", "attachment") {
+        return None;
+    }
+    d.get(rec, "attachment")
+        .filter(|a| d.is(a, "type", "queued_command"))
+}
+
+/// Whether a sent prompt came from the person at the keyboard, not from the harness (a
+/// background job's notice, another agent's message, a hook).
+fn typed_by_the_user(d: &Doc, attachment: &Value) -> bool {
+    let mode_is_prompt = d
+        .get_str(attachment, "commandMode")
+        .is_none_or(|m| m == "prompt");
+    let origin_is_human = d
+        .get(attachment, "origin")
+        .and_then(|o| d.get_str(o, "kind"))
+        .is_none_or(|k| k == "human");
+    let meta = d.get(attachment, "isMeta").and_then(|v| d.as_bool(v)) == Some(true);
+    mode_is_prompt && origin_is_human && !meta
 }
 
 /// The content blocks of a record's message (empty when the content is a string).
@@ -512,7 +546,7 @@ fn active_branch(
     // A prompt queued while the agent worked is read where it was typed. (The model gets it
     // with the next tool result; the file's order keeps the turns' spans in order.)
     for &k in prompts {
-        taken[k] = true;
+        taken[k] |= !on[k];
     }
     // Merge the side records into the branch by file position.
     let mut side = (0..n).filter(|&k| taken[k]).peekable();
@@ -577,6 +611,17 @@ mod tests {
 
     fn roles(t: &Trajectory) -> Vec<Role> {
         t.turns.iter().map(|t| t.role).collect()
+    }
+
+    fn assert_spans_in_order(t: &Trajectory) {
+        for w in t.turns.windows(2) {
+            assert!(
+                w[0].span.end <= w[1].span.start,
+                "{:?} before {:?}",
+                w[0].span,
+                w[1].span
+            );
+        }
     }
 
     fn line(uuid: &str, parent: Option<&str>, ty: &str, message: &str) -> String {
@@ -658,9 +703,7 @@ mod tests {
         assert_eq!(r2.exit_code, Some(2));
         assert!(r2.is_error);
         assert!(out.issues.is_empty(), "{:?}", out.issues);
-        for w in t.turns.windows(2) {
-            assert!(w[0].span.end <= w[1].span.start);
-        }
+        assert_spans_in_order(t);
     }
 
     #[test]
@@ -713,9 +756,68 @@ mod tests {
             "new tasks were added. tackle them"
         );
         assert!(src[t.turns[2].span.start..t.turns[2].span.end].contains("\"enqueue\""));
-        for w in t.turns.windows(2) {
-            assert!(w[0].span.end <= w[1].span.start);
-        }
+        assert_spans_in_order(t);
+    }
+
+    #[test]
+    fn a_prompt_sent_as_an_attachment_is_read_once_with_its_sender() {
+        let queue = |op: &str, content: &str| {
+            format!(
+                r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1","content":"{content}"}}"#
+            )
+        };
+        let attachment = |uuid: &str, parent: &str, body: &str| {
+            format!(
+                r#"{{"type":"attachment","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","attachment":{{"type":"queued_command",{body}}}}}"#
+            )
+        };
+        let src = [
+            line("u1", None, "user", &user("go")),
+            line("a1", Some("u1"), "assistant", &asst("m1", &tool_use("t1"))),
+            // The queue's bookkeeping repeats the prompt: the attachment is what was sent.
+            queue("enqueue", "and check the tests too"),
+            queue("remove", "and check the tests too"),
+            line("r1", Some("a1"), "user", &result("t1", "one", false)),
+            // On the parent chain, its text as blocks.
+            attachment(
+                "q1",
+                "r1",
+                r#""prompt":[{"type":"text","text":"and check the tests too"}],"commandMode":"prompt","origin":{"kind":"human"}"#,
+            ),
+            // A background job's notice, handed over the same way: the harness's, not the user's.
+            attachment(
+                "q2",
+                "q1",
+                r#""prompt":"<tool-use-id>t0</tool-use-id><status>completed</status>","commandMode":"task-notification""#,
+            ),
+            line(
+                "a2",
+                Some("q2"),
+                "assistant",
+                &asst("m2", r#"{"type":"text","text":"Checking the tests too."}"#),
+            ),
+            // Off the chain (no later message): still read, where it was written.
+            attachment("q3", "a2", r#""prompt":"and the docs","commandMode":"prompt""#),
+        ]
+        .join("\n");
+        let out = read_str(&src);
+        let t = &out.trajectories[0];
+        assert_eq!(
+            roles(t),
+            vec![
+                Role::User,
+                Role::Assistant,
+                Role::Tool,
+                Role::User,
+                Role::System,
+                Role::Assistant,
+                Role::User
+            ]
+        );
+        assert_eq!(t.turns[3].segments[0].text.text, "and check the tests too");
+        assert!(src[t.turns[3].span.start..t.turns[3].span.end].contains("queued_command"));
+        assert_eq!(t.turns[6].segments[0].text.text, "and the docs");
+        assert_spans_in_order(t);
     }
 
     #[test]
