@@ -128,6 +128,11 @@ struct Totals {
     by_format: BTreeMap<(String, FactKind), Counts>,
     status_agree: usize,
     status_compared: usize,
+    /// References found where labeled, whose label names an antecedent: how many the analyzer
+    /// binds to that turn, and how many it keeps live there (bound or as a candidate).
+    antecedents_compared: usize,
+    antecedents_same: usize,
+    antecedents_kept: usize,
     live_true: usize,
     live_caught: usize,
     quiet_bytes: usize,
@@ -376,6 +381,9 @@ struct Reading {
     truth: HashMap<(usize, FactKind), Vec<Labeled>>,
     /// The turns the labels make live (a live fact's, an antecedent's), each with why.
     live: HashMap<usize, String>,
+    /// The antecedent turn of each labeled reference that names one, by the reference's
+    /// (turn, offset).
+    antecedents: HashMap<(usize, usize), usize>,
     /// The labeled turns, both included.
     from: usize,
     to: usize,
@@ -411,6 +419,7 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
     let mut reading = Reading {
         truth: HashMap::new(),
         live: HashMap::new(),
+        antecedents: HashMap::new(),
         from,
         to,
         facts: 0,
@@ -455,6 +464,9 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
         }
         if let Some(q) = &f.antecedent {
             if let Some((a, _)) = locator.locate(q, f.antecedent_nth, "antecedent", errors) {
+                if a != t {
+                    reading.antecedents.insert((t, off), a);
+                }
                 if a != t && reading.in_scope(a) {
                     reading.live.entry(a).or_insert_with(|| {
                         format!(
@@ -533,6 +545,7 @@ fn score(labels: &Path, title: &str) -> Figures {
         let Reading {
             truth,
             live: live_true,
+            antecedents,
             from,
             to,
             facts,
@@ -570,6 +583,34 @@ fn score(labels: &Path, title: &str) -> Figures {
                                 tot.status_agree += 1;
                             } else {
                                 tot.misses.push(format!("{name} turn {t}: {kind:?} status labeled {ts:?}, found {:?}: {q}", nearest.0));
+                            }
+                            let Some(&a) = antecedents
+                                .get(&(t, toff))
+                                .filter(|_| kind == FactKind::Reference)
+                            else {
+                                continue;
+                            };
+                            // The found reference of the labeled subkind nearest the label.
+                            let subkind = q.split(':').next().unwrap_or("").replace('_', "");
+                            let Some(f) = analysis
+                                .facts
+                                .iter()
+                                .filter(|f| f.turn == t && f.kind() == kind)
+                                .min_by_key(|f| {
+                                    let other =
+                                        !format!("{:?}", f.subkind).eq_ignore_ascii_case(&subkind);
+                                    (other, f.span.start.abs_diff(toff))
+                                })
+                            else {
+                                continue;
+                            };
+                            let bound = f.antecedent.map(|l| l.turn);
+                            tot.antecedents_compared += 1;
+                            tot.antecedents_same += usize::from(bound == Some(a));
+                            if bound == Some(a) || f.candidates.contains(&a) {
+                                tot.antecedents_kept += 1;
+                            } else {
+                                tot.misses.push(format!("{name} turn {t}: antecedent labeled turn {a}, bound to {bound:?} (or {:?}): {q}", f.candidates));
                             }
                         }
                     }
@@ -701,6 +742,14 @@ fn score(labels: &Path, title: &str) -> Figures {
     println!(
         "status agreement {:.3} ({}/{})",
         status, tot.status_agree, tot.status_compared
+    );
+    println!(
+        "antecedents: of {} references found where labeled with an antecedent, bound to it {} ({:.3}), kept live there (bound or a candidate) {} ({:.3})",
+        tot.antecedents_compared,
+        tot.antecedents_same,
+        ratio(tot.antecedents_same, tot.antecedents_compared),
+        tot.antecedents_kept,
+        ratio(tot.antecedents_kept, tot.antecedents_compared)
     );
     println!(
         "safety {:.3} ({}/{} truly live turns marked live)",
