@@ -446,15 +446,18 @@ pub fn identifiers(t: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
 }
 
 /// Whether an id found right after `before` is the key field of a record: `"order_id": "`,
-/// `id: `, `reservation_id=`.
+/// `id: `, `reservation_id=`, also with the value's sigil (`"order_id": "#W5490111"`) and
+/// with the quotes escaped (a record quoted inside a string).
 pub(super) fn names_its_record(before: &str) -> bool {
-    let b = before.trim_end_matches([' ', '"', '\'', ':', '=']);
+    let value_start = before.strip_suffix('#').unwrap_or(before);
+    let b = value_start.trim_end_matches([' ', '"', '\'', ':', '=', '\\']);
     let key = b
         .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .next()
         .unwrap_or("");
-    before.len() - b.len() <= 4
-        && before[b.len()..].contains([':', '='])
+    let between = &value_start[b.len()..];
+    between.len() - between.matches('\\').count() <= 4
+        && between.contains([':', '='])
         && (key.eq_ignore_ascii_case("id") || key.to_ascii_lowercase().ends_with("_id"))
 }
 
@@ -611,6 +614,19 @@ fn alias(vis: &mut Visible, id: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_names_its_id_in_its_key_field() {
+        assert!(names_its_record(r##"{"reservation_id": ""##));
+        assert!(names_its_record("reservation_id="));
+        // The order's sigil is part of the value; a record quoted inside a string escapes its quotes.
+        assert!(names_its_record(r##"{"order_id": "#"##));
+        assert!(names_its_record(r##"{\"order_id\": \"#"##));
+        // A list of ids names them without giving their records.
+        assert!(!names_its_record(r##"{"orders": [""##));
+        assert!(!names_its_record(r##"{"order_ids": ["#"##));
+        assert!(!names_its_record("the order id is "));
+    }
 
     #[test]
     fn an_id_on_a_line_that_gives_its_particulars_is_restated() {
