@@ -381,9 +381,9 @@ struct Reading {
     truth: HashMap<(usize, FactKind), Vec<Labeled>>,
     /// The turns the labels make live (a live fact's, an antecedent's), each with why.
     live: HashMap<usize, String>,
-    /// The antecedent turn of each labeled reference that names one, by the reference's
-    /// (turn, offset).
-    antecedents: HashMap<(usize, usize), usize>,
+    /// The antecedent turn of each labeled reference that names one, and the length of the
+    /// reference's quote, by the reference's (turn, offset).
+    antecedents: HashMap<(usize, usize), (usize, usize)>,
     /// The labeled turns, both included.
     from: usize,
     to: usize,
@@ -465,7 +465,7 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
         if let Some(q) = &f.antecedent {
             if let Some((a, _)) = locator.locate(q, f.antecedent_nth, "antecedent", errors) {
                 if a != t {
-                    reading.antecedents.insert((t, off), a);
+                    reading.antecedents.insert((t, off), (a, f.quote.len()));
                 }
                 if a != t && reading.in_scope(a) {
                     reading.live.entry(a).or_insert_with(|| {
@@ -584,18 +584,24 @@ fn score(labels: &Path, title: &str) -> Figures {
                             } else {
                                 tot.misses.push(format!("{name} turn {t}: {kind:?} status labeled {ts:?}, found {:?}: {q}", nearest.0));
                             }
-                            let Some(&a) = antecedents
+                            let Some(&(a, len)) = antecedents
                                 .get(&(t, toff))
                                 .filter(|_| kind == FactKind::Reference)
                             else {
                                 continue;
                             };
-                            // The found reference of the labeled subkind nearest the label.
+                            // The found reference of the labeled subkind that overlaps the
+                            // labeled quote (none: the two name different expressions).
                             let subkind = q.split(':').next().unwrap_or("").replace('_', "");
                             let Some(f) = analysis
                                 .facts
                                 .iter()
-                                .filter(|f| f.turn == t && f.kind() == kind)
+                                .filter(|f| {
+                                    f.turn == t
+                                        && f.kind() == kind
+                                        && f.span.start < toff + len
+                                        && toff < f.span.end
+                                })
                                 .min_by_key(|f| {
                                     let other =
                                         !format!("{:?}", f.subkind).eq_ignore_ascii_case(&subkind);
