@@ -1641,6 +1641,49 @@ fn an_id_binds_to_the_result_that_gives_its_record_and_lists_of_ids_are_not_rest
 }
 
 #[test]
+fn an_id_binds_to_what_a_lookup_by_it_printed_not_to_the_list_that_named_it() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Work through the ready beads."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c1", "bd ready")]},
+        {"role": "tool", "tool_call_id": "c1",
+         "content": "Ready work (2 issues):\n1. [P1] spotter-gqc.4: Annotation export\n2. [P2] spotter-gqc.5: Session filters"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c2", "bd show spotter-gqc.5")]},
+        {"role": "tool", "tool_call_id": "c2",
+         "content": "spotter-gqc.5: Session filters\nStatus: open\nDescription: filter sessions by project and date"},
+        // A change's report says what was done to the id, not what it is.
+        {"role": "assistant", "content": "", "tool_calls": [bash("c3", "bd update spotter-gqc.4 --status in_progress")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "✓ Updated issue spotter-gqc.4"},
+        {"role": "assistant", "content": "Starting on spotter-gqc.5 now, then spotter-gqc.4."},
+    ]));
+    let ids: Vec<(&str, Option<usize>)> = of_kind(&a, &[Subkind::Identifier])
+        .iter()
+        .filter(|f| f.turn == 7)
+        .map(|f| (f.text.as_str(), f.antecedent.map(|l| l.turn)))
+        .collect();
+    assert_eq!(
+        ids,
+        [("spotter-gqc.5", Some(4)), ("spotter-gqc.4", Some(2))],
+        "{ids:?}"
+    );
+}
+
+#[test]
+fn an_order_record_gives_its_id_with_the_sigil() {
+    // No call is recorded (a transcript of the texts alone): the record's key field says it.
+    let a = analyse(json!([
+        {"role": "user", "content": "Return the keyboard from my last order."},
+        {"role": "tool", "tool_call_id": "x1", "content": "{\"orders\": [\"#W5490111\", \"#W7387996\"]}"},
+        {"role": "tool", "tool_call_id": "x2", "content": "{\"order_id\": \"#W5490111\", \"items\": [{\"name\": \"Mechanical Keyboard\"}]}"},
+        {"role": "assistant", "content": "The keyboard from order #W5490111 will be refunded to your Visa."},
+    ]));
+    let id = of_kind(&a, &[Subkind::Identifier])
+        .into_iter()
+        .find(|f| f.turn == 3)
+        .expect("the order id is a reference");
+    assert_eq!(id.antecedent.map(|l| l.turn), Some(2), "{id:#?}");
+}
+
+#[test]
 fn an_id_whose_record_the_turn_says_is_restated_and_an_id_with_a_word_or_two_is_not() {
     let record = "{\"reservation_id\": \"4NQLHD\", \"origin\": \"IAH\", \"destination\": \"SEA\", \"cabin\": \"economy\", \"passengers\": [{\"first_name\": \"Liam\", \"last_name\": \"Khan\"}]}";
     let a = analyse(json!([

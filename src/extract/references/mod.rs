@@ -63,14 +63,18 @@ impl IdSeen {
 /// Whether a tool result is a record: a JSON object, without an error. (A command's report,
 /// "✓ Updated issue spotter-4te.1", says what was done to the id, not what it is.)
 fn gives_a_record(turn: &Turn) -> bool {
-    let ok = turn
-        .result
+    succeeded(turn)
+        && turn
+            .segments
+            .first()
+            .is_some_and(|s| s.text.text.trim_start().starts_with('{'))
+}
+
+/// Whether a tool result reports success (no error flag, no failing exit code).
+fn succeeded(turn: &Turn) -> bool {
+    turn.result
         .as_ref()
-        .is_some_and(|r| !r.is_error && r.exit_code.is_none_or(|c| c == 0));
-    ok && turn
-        .segments
-        .first()
-        .is_some_and(|s| s.text.text.trim_start().starts_with('{'))
+        .is_some_and(|r| !r.is_error && r.exit_code.is_none_or(|c| c == 0))
 }
 
 fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
@@ -803,11 +807,18 @@ fn remember(
     {
         act(vis, i, &a.families);
         // A record fetched by an id (`get_user_details` of `sophia_silva_7557`) says what the
-        // id is, whether or not it repeats the id.
-        if gives_a_record(turn) {
-            let args = &traj.turns[t].calls[k].arguments;
-            for &(s, e) in &a.ids {
-                if let Some(seen) = vis.ids.get_mut(&args[s..e]) {
+        // id is, whether or not it repeats the id; so does what a lookup by the id prints
+        // about it (`bd show spotter-gqc.5`).
+        let shown = |id: &str| {
+            a.kind == super::null_results::CallKind::Retrieve
+                && succeeded(turn)
+                && turn.segments.iter().any(|s| s.text.text.contains(id))
+        };
+        let args = &traj.turns[t].calls[k].arguments;
+        for &(s, e) in &a.ids {
+            let id = &args[s..e];
+            if gives_a_record(turn) || shown(id) {
+                if let Some(seen) = vis.ids.get_mut(id) {
                     seen.first_record.get_or_insert(i);
                 }
             }
