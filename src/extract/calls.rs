@@ -37,6 +37,14 @@ impl CallInfo {
         if kind == CallKind::ReadFile {
             families.retain(|f| f != "edit");
         }
+        // A harness's own editor command, named by its first word (SWE-agent `edit 6:6 …`),
+        // changes a file and runs no program.
+        let editor = kind == CallKind::Write
+            && families.iter().any(|f| f == "edit")
+            && command
+                .as_deref()
+                .is_some_and(|c| c.split_whitespace().next() == Some(call.name.as_str()));
+        let command = command.filter(|_| !editor);
         CallInfo {
             kind,
             families,

@@ -195,7 +195,7 @@ impl CallWords {
             runs,
         } = self;
         // Thinking aloud through a think tool is not doing anything.
-        for (call, info) in turn
+        for (_, info) in turn
             .calls
             .iter()
             .zip(infos)
@@ -204,15 +204,7 @@ impl CallWords {
             terms.extend(info.terms.iter().cloned());
             families.extend(info.families.iter().cloned());
             use crate::extract::null_results::CallKind;
-            // A harness's own editor command, named by its first word (SWE-agent `edit 6:6 …`),
-            // changes a file and runs no program.
-            let editor = info.kind == CallKind::Write
-                && info.families.iter().any(|f| f == "edit")
-                && info
-                    .command
-                    .as_deref()
-                    .is_some_and(|c| c.split_whitespace().next() == Some(call.name.as_str()));
-            let cmd = info.command.as_deref().filter(|_| !editor);
+            let cmd = info.command.as_deref();
             if cmd.is_some() {
                 families.insert("execute".to_string());
             }
