@@ -1650,9 +1650,10 @@ fn an_id_binds_to_what_a_lookup_by_it_printed_not_to_the_list_that_named_it() {
         {"role": "assistant", "content": "", "tool_calls": [bash("c2", "bd show spotter-gqc.5")]},
         {"role": "tool", "tool_call_id": "c2",
          "content": "spotter-gqc.5: Session filters\nStatus: open\nDescription: filter sessions by project and date"},
-        // A change's report says what was done to the id, not what it is.
-        {"role": "assistant", "content": "", "tool_calls": [bash("c3", "bd update spotter-gqc.4 --status in_progress")]},
-        {"role": "tool", "tool_call_id": "c3", "content": "✓ Updated issue spotter-gqc.4"},
+        // A change's report says what was done to the id, not what it is (`reopen` is no verb
+        // the lexicon knows as a change: the print decides).
+        {"role": "assistant", "content": "", "tool_calls": [bash("c3", "bd reopen spotter-gqc.4")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "✓ Reopened issue spotter-gqc.4"},
         {"role": "assistant", "content": "Starting on spotter-gqc.5 now, then spotter-gqc.4."},
     ]));
     let ids: Vec<(&str, Option<usize>)> = of_kind(&a, &[Subkind::Identifier])

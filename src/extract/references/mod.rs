@@ -77,6 +77,22 @@ fn succeeded(turn: &Turn) -> bool {
         .is_some_and(|r| !r.is_error && r.exit_code.is_none_or(|c| c == 0))
 }
 
+/// The words that open the lines of a print, past any status glyph (`○ spotter-4te.1 · …`,
+/// `spotter-gqc.5: …`): what a lookup printed an entry for. (An id is made of letters, digits,
+/// `-`, `_` and inner dots.)
+fn line_heads(text: &str) -> HashSet<&str> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim_start_matches(|c: char| !c.is_alphanumeric());
+            let end = l
+                .find(|c: char| !(c.is_alphanumeric() || "-_.".contains(c)))
+                .unwrap_or(l.len());
+            let head = l[..end].trim_end_matches('.');
+            (!head.is_empty()).then_some(head)
+        })
+        .collect()
+}
+
 fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -807,17 +823,23 @@ fn remember(
     {
         act(vis, i, &a.families);
         // A record fetched by an id (`get_user_details` of `sophia_silva_7557`) says what the
-        // id is, whether or not it repeats the id; so does what a lookup by the id prints
-        // about it (`bd show spotter-gqc.5`).
-        let shown = |id: &str| {
-            a.kind == super::null_results::CallKind::Retrieve
-                && succeeded(turn)
-                && turn.segments.iter().any(|s| s.text.text.contains(id))
+        // id is, whether or not it repeats the id; so does a lookup's print of an entry that
+        // opens on the id (`bd show spotter-gqc.5` printing "○ spotter-gqc.5 · Session filters
+        // …"), not a report of what was done to it ("✓ Reopened issue spotter-gqc.5").
+        let record = gives_a_record(turn);
+        let lookup = a.kind == super::null_results::CallKind::Retrieve && succeeded(turn);
+        let heads = if lookup && !record {
+            turn.segments
+                .iter()
+                .flat_map(|g| line_heads(&g.text.text))
+                .collect()
+        } else {
+            HashSet::default()
         };
         let args = &traj.turns[t].calls[k].arguments;
         for &(s, e) in &a.ids {
             let id = &args[s..e];
-            if gives_a_record(turn) || shown(id) {
+            if record || heads.contains(id) {
                 if let Some(seen) = vis.ids.get_mut(id) {
                     seen.first_record.get_or_insert(i);
                 }
@@ -869,6 +891,25 @@ fn remember(
 #[cfg(test)]
 mod tests {
     use super::Claimed;
+
+    #[test]
+    fn a_print_holds_an_entry_for_an_id_when_a_line_opens_on_it() {
+        let heads = super::line_heads(
+            "○ spotter-4te.1 · Add OTEL dependencies\nOwner: M\n===\nspotter-gqc.5: Session filters\n✓ Reopened issue spotter-gqc.7\nspotter-gqc.50: Other\nspotter-gqc.6.",
+        );
+        for id in [
+            "spotter-4te.1",
+            "spotter-gqc.5",
+            "spotter-gqc.50",
+            "spotter-gqc.6",
+        ] {
+            assert!(heads.contains(id), "{id}: {heads:?}");
+        }
+        // A report of what was done to it, or a longer id that starts with it, is no entry.
+        for id in ["spotter-gqc.7", "spotter-gqc", "spotter-4te"] {
+            assert!(!heads.contains(id), "{id}: {heads:?}");
+        }
+    }
     use proptest::prelude::*;
 
     proptest! {
