@@ -217,7 +217,8 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 if let Some(v) = content {
                     push_content(&d, v, SegmentKind::Prose, &mut t);
                 }
-                if attachment.is_some_and(|a| !typed_by_the_user(&d, a)) || is_task_notification(&t)
+                if attachment.is_some_and(|a| !typed_by_the_user(&d, rec, a))
+                    || is_task_notification(&t)
                 {
                     t.role = Role::System;
                 }
@@ -324,23 +325,28 @@ fn is_message(d: &Doc, v: &Value) -> bool {
 
 /// The records that hold a prompt the model was given while the agent worked.
 ///
-/// Newer logs write each one as a `queued_command` attachment when it is sent; where the file has
-/// any, those are the prompts and the queue is only bookkeeping. Older logs write only the queue:
-/// the user typed the prompt (`enqueue`), and the harness later took it off the queue to send
-/// (`remove` or `dequeue`), not back into the input box (`popAll`). A background job's notice is
-/// queued too, but there it comes again as a user record of its own. (One pass from the end: the
-/// next operation that is not an `enqueue` decides.)
+/// Newer logs write each one as a `queued_command` attachment when it is sent. Older logs write
+/// only the queue: the user typed the prompt (`enqueue`), and the harness later took it off the
+/// queue to send (`remove` or `dequeue`), not back into the input box (`popAll`). Newer logs keep
+/// the queue too, as bookkeeping: an `enqueue` whose words an attachment sends is read there. A
+/// background job's notice is queued as well, but then it comes again as a user record of its
+/// own. (One pass from the end: the next operation that is not an `enqueue` decides.)
 fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
-    let attached: HashSet<usize> = records
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, v))| queued_command(d, v).is_some())
-        .map(|(i, _)| i)
-        .collect();
-    if !attached.is_empty() {
-        return attached;
-    }
     let mut out = HashSet::new();
+    let mut attached: HashSet<String> = HashSet::new();
+    for (i, (_, v)) in records.iter().enumerate() {
+        let Some(a) = queued_command(d, v) else {
+            continue;
+        };
+        let text = d
+            .get(a, "prompt")
+            .map(|p| prompt_text(d, p))
+            .unwrap_or_default();
+        if !text.trim().is_empty() {
+            out.insert(i);
+            attached.insert(text.trim().to_string());
+        }
+    }
     let mut sent = false;
     for (i, (_, v)) in records.iter().enumerate().rev() {
         if !d.is(v, "type", "queue-operation") {
@@ -354,14 +360,25 @@ fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
             continue;
         }
         let prompt = d.get_str(v, "content").is_some_and(|c| {
-            let c = c.trim_start();
-            !c.is_empty() && !c.starts_with("<task-notification>")
+            let c = c.trim();
+            !c.is_empty() && !c.starts_with("<task-notification>") && !attached.contains(c)
         });
         if sent && prompt {
             out.insert(i);
         }
     }
     out
+}
+
+/// A prompt's text: a string, or its text blocks one after another.
+fn prompt_text(d: &Doc, prompt: &Value) -> String {
+    d.str(prompt).unwrap_or_else(|| {
+        d.items(prompt)
+            .iter()
+            .filter_map(|b| d.get(b, "text").and_then(|t| d.str(t)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
 }
 
 /// The attachment of a `queued_command` record (a prompt as it was sent).
@@ -374,8 +391,9 @@ fn queued_command<'v>(d: &Doc, rec: &'v Value) -> Option<&'v Value> {
 }
 
 /// Whether a sent prompt came from the person at the keyboard, not from the harness (a
-/// background job's notice, another agent's message, a hook).
-fn typed_by_the_user(d: &Doc, attachment: &Value) -> bool {
+/// background job's notice, another agent's message, a hook). (`isMeta` may mark the record or
+/// its attachment.)
+fn typed_by_the_user(d: &Doc, rec: &Value, attachment: &Value) -> bool {
     let mode_is_prompt = d
         .get_str(attachment, "commandMode")
         .is_none_or(|m| m == "prompt");
@@ -383,7 +401,9 @@ fn typed_by_the_user(d: &Doc, attachment: &Value) -> bool {
         .get(attachment, "origin")
         .and_then(|o| d.get_str(o, "kind"))
         .is_none_or(|k| k == "human");
-    let meta = d.get(attachment, "isMeta").and_then(|v| d.as_bool(v)) == Some(true);
+    let meta = [rec, attachment]
+        .iter()
+        .any(|v| d.get(v, "isMeta").and_then(|m| d.as_bool(m)) == Some(true));
     mode_is_prompt && origin_is_human && !meta
 }
 
@@ -543,10 +563,23 @@ fn active_branch(
             answered.extend(ids);
         }
     }
-    // A prompt queued while the agent worked is read where it was typed. (The model gets it
-    // with the next tool result; the file's order keeps the turns' spans in order.)
-    for &k in prompts {
-        taken[k] |= !on[k];
+    // A prompt sent while the agent worked and not on the chain (the model gets it with the
+    // next tool result) is read by its place in the file: a queue record, or an attachment
+    // whose parent the branch reads (or is not in the file). One under an abandoned branch,
+    // or a sub-agent's, is not.
+    let leaf_side = d
+        .get(records[leaf].1, "isSidechain")
+        .and_then(|v| d.as_bool(v));
+    let mut sent: Vec<usize> = prompts.iter().copied().filter(|&k| !on[k]).collect();
+    sent.sort_unstable();
+    for k in sent {
+        let v = records[k].1;
+        let side = d.get(v, "isSidechain").and_then(|x| d.as_bool(x));
+        let parent = d
+            .get_str(v, "parentUuid")
+            .and_then(|p| by_uuid.get(&p).copied());
+        taken[k] =
+            side.is_none_or(|s| Some(s) == leaf_side) && parent.is_none_or(|j| on[j] || taken[j]);
     }
     // Merge the side records into the branch by file position.
     let mut side = (0..n).filter(|&k| taken[k]).peekable();
@@ -560,13 +593,11 @@ fn active_branch(
     order.extend(side);
 
     // Messages on abandoned branches (rewinds, edits) are reported, not read.
-    let leaf_side = d
-        .get(records[leaf].1, "isSidechain")
-        .and_then(|v| d.as_bool(v));
     let (mut first_skipped, mut skipped) = (None, 0usize);
     let (mut first_other, mut other_side) = (None, 0usize);
     for (i, (span, v)) in records.iter().enumerate() {
-        if on[i] || taken[i] || !is_turn_record(v) || d.get(v, "uuid").is_none() {
+        let message = is_turn_record(v) || prompts.contains(&i);
+        if on[i] || taken[i] || !message || d.get(v, "uuid").is_none() {
             continue;
         }
         if d.get(v, "isSidechain").and_then(|x| d.as_bool(x)) != leaf_side {
@@ -768,12 +799,18 @@ mod tests {
         };
         let attachment = |uuid: &str, parent: &str, body: &str| {
             format!(
-                r#"{{"type":"attachment","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","attachment":{{"type":"queued_command",{body}}}}}"#
+                r#"{{"type":"attachment","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","isSidechain":false,"attachment":{{"type":"queued_command",{body}}}}}"#
             )
         };
         let src = [
             line("u1", None, "user", &user("go")),
+            // A rewound branch: its message and the prompt sent under it are not read.
+            line("b1", Some("u1"), "user", &user("first try")),
+            attachment("qb", "b1", r#""prompt":"and the old idea","commandMode":"prompt""#),
             line("a1", Some("u1"), "assistant", &asst("m1", &tool_use("t1"))),
+            // Written by an older version of the harness in the same file: the queue alone.
+            queue("enqueue", "an older prompt"),
+            queue("remove", ""),
             // The queue's bookkeeping repeats the prompt: the attachment is what was sent.
             queue("enqueue", "and check the tests too"),
             queue("remove", "and check the tests too"),
@@ -798,25 +835,58 @@ mod tests {
             ),
             // Off the chain (no later message): still read, where it was written.
             attachment("q3", "a2", r#""prompt":"and the docs","commandMode":"prompt""#),
+            // Another agent's message, and one the harness marks as its own: not the user's.
+            attachment(
+                "q4",
+                "q3",
+                r#""prompt":"<agent-message from=\"a9\">done</agent-message>","commandMode":"prompt","origin":{"kind":"agent"}"#,
+            ),
+            r#"{"type":"attachment","uuid":"q5","parentUuid":"q4","sessionId":"s1","isSidechain":false,"isMeta":true,"attachment":{"type":"queued_command","prompt":"hook context","commandMode":"prompt"}}"#.to_string(),
+            // Nothing said: no turn.
+            attachment("q6", "q5", r#""prompt":"   ","commandMode":"prompt""#),
         ]
         .join("\n");
         let out = read_str(&src);
         let t = &out.trajectories[0];
+        let said: Vec<(Role, &str)> = t
+            .turns
+            .iter()
+            .map(|u| {
+                (
+                    u.role,
+                    u.segments.first().map_or("", |g| g.text.text.as_str()),
+                )
+            })
+            .collect();
         assert_eq!(
-            roles(t),
+            said,
             vec![
-                Role::User,
-                Role::Assistant,
-                Role::Tool,
-                Role::User,
-                Role::System,
-                Role::Assistant,
-                Role::User
+                (Role::User, "go"),
+                (Role::Assistant, ""),
+                (Role::User, "an older prompt"),
+                (Role::Tool, "one"),
+                (Role::User, "and check the tests too"),
+                (
+                    Role::System,
+                    "<tool-use-id>t0</tool-use-id><status>completed</status>"
+                ),
+                (Role::Assistant, "Checking the tests too."),
+                (Role::User, "and the docs"),
+                (
+                    Role::System,
+                    "<agent-message from=\"a9\">done</agent-message>"
+                ),
+                (Role::System, "hook context"),
             ]
         );
-        assert_eq!(t.turns[3].segments[0].text.text, "and check the tests too");
-        assert!(src[t.turns[3].span.start..t.turns[3].span.end].contains("queued_command"));
-        assert_eq!(t.turns[6].segments[0].text.text, "and the docs");
+        assert!(src[t.turns[4].span.start..t.turns[4].span.end].contains("queued_command"));
+        assert!(
+            out.issues.iter().any(|i| i
+                .message
+                .starts_with("skipped 2 message record(s) not on the active branch")),
+            "{:?}",
+            out.issues
+        );
         assert_spans_in_order(t);
     }
 
