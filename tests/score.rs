@@ -17,7 +17,7 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use trajlint::extract::lexicon::Lexicon;
-use trajlint::extract::{FactKind, Status};
+use trajlint::extract::{FactKind, Status, Subkind};
 use trajlint::gate::Verdict;
 use trajlint::model::Trajectory;
 use trajlint::source::SourceFile;
@@ -375,15 +375,18 @@ impl<'a> Locator<'a> {
     }
 }
 
+/// A labeled reference's antecedent turn, the length of its quote, and its subkind.
+type LabeledAntecedent = (usize, usize, Option<Subkind>);
+
 /// A label file read against its trajectory.
 struct Reading {
     /// The labeled facts in scope, by (turn, kind).
     truth: HashMap<(usize, FactKind), Vec<Labeled>>,
     /// The turns the labels make live (a live fact's, an antecedent's), each with why.
     live: HashMap<usize, String>,
-    /// The antecedent turn of each labeled reference that names one, and the length of the
-    /// reference's quote, by the reference's (turn, offset).
-    antecedents: HashMap<(usize, usize), (usize, usize)>,
+    /// Each labeled reference that names its antecedent, by (turn, offset, as shown): the
+    /// antecedent's turn, the length of the quote, and the subkind.
+    antecedents: HashMap<(usize, usize, String), LabeledAntecedent>,
     /// The labeled turns, both included.
     from: usize,
     to: usize,
@@ -442,15 +445,16 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
             continue;
         }
         reading.facts += 1;
-        reading.truth.entry((t, kind)).or_default().push((
-            status,
-            off,
-            format!(
-                "{}: {}",
-                f.subkind,
-                f.quote.chars().take(80).collect::<String>()
-            ),
-        ));
+        let shown = format!(
+            "{}: {}",
+            f.subkind,
+            f.quote.chars().take(80).collect::<String>()
+        );
+        reading
+            .truth
+            .entry((t, kind))
+            .or_default()
+            .push((status, off, shown.clone()));
         if status.is_live() {
             reading.live.insert(
                 t,
@@ -465,7 +469,13 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
         if let Some(q) = &f.antecedent {
             if let Some((a, _)) = locator.locate(q, f.antecedent_nth, "antecedent", errors) {
                 if a != t {
-                    reading.antecedents.insert((t, off), (a, f.quote.len()));
+                    let subkind = trajlint::lint::SUBKINDS
+                        .iter()
+                        .find(|(_, name, _)| *name == f.subkind)
+                        .map(|x| x.0);
+                    reading
+                        .antecedents
+                        .insert((t, off, shown.clone()), (a, f.quote.len(), subkind));
                 }
                 if a != t && reading.in_scope(a) {
                     reading.live.entry(a).or_insert_with(|| {
@@ -584,15 +594,14 @@ fn score(labels: &Path, title: &str) -> Figures {
                             } else {
                                 tot.misses.push(format!("{name} turn {t}: {kind:?} status labeled {ts:?}, found {:?}: {q}", nearest.0));
                             }
-                            let Some(&(a, len)) = antecedents
-                                .get(&(t, toff))
+                            let Some(&(a, len, subkind)) = antecedents
+                                .get(&(t, toff, q.clone()))
                                 .filter(|_| kind == FactKind::Reference)
                             else {
                                 continue;
                             };
                             // The found reference of the labeled subkind that overlaps the
                             // labeled quote (none: the two name different expressions).
-                            let subkind = q.split(':').next().unwrap_or("").replace('_', "");
                             let Some(f) = analysis
                                 .facts
                                 .iter()
@@ -603,9 +612,7 @@ fn score(labels: &Path, title: &str) -> Figures {
                                         && toff < f.span.end
                                 })
                                 .min_by_key(|f| {
-                                    let other =
-                                        !format!("{:?}", f.subkind).eq_ignore_ascii_case(&subkind);
-                                    (other, f.span.start.abs_diff(toff))
+                                    (Some(f.subkind) != subkind, f.span.start.abs_diff(toff))
                                 })
                             else {
                                 continue;
