@@ -2,6 +2,7 @@
 //! against which a sentence's actions are narration (done in the same turn) or owed.
 
 use super::*;
+use crate::extract::null_results::CallKind;
 
 /// The keys by which a named thing meets a call's terms (`words::call_terms`): a compound name
 /// whole (`SessionsIndex` as `sessions_index` and `sessionsindex`, `jsonl_parser`), other words
@@ -203,7 +204,6 @@ impl CallWords {
         {
             terms.extend(info.terms.iter().cloned());
             families.extend(info.families.iter().cloned());
-            use crate::extract::null_results::CallKind;
             let cmd = info.command.as_deref();
             if cmd.is_some() {
                 families.insert("execute".to_string());
