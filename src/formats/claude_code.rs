@@ -330,10 +330,19 @@ fn is_message(d: &Doc, v: &Value) -> bool {
 /// queue to send (`remove` or `dequeue`), not back into the input box (`popAll`). Newer logs keep
 /// the queue too, as bookkeeping: an `enqueue` whose words an attachment sends is read there. A
 /// background job's notice is queued as well, but then it comes again as a user record of its
-/// own. (One pass from the end: the next operation that is not an `enqueue` decides.)
+/// own, which an attachment may repeat too: read there. (One pass from the end: the next
+/// operation that is not an `enqueue` decides.)
 fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
     let mut out = HashSet::new();
     let mut attached: HashSet<String> = HashSet::new();
+    // A job's notice written as a user record too is read there, not twice.
+    let notices: HashSet<String> = records
+        .iter()
+        .filter(|(_, v)| d.is(v, "type", "user"))
+        .filter_map(|(_, v)| d.get(v, "message").and_then(|m| d.get(m, "content")))
+        .map(|c| prompt_text(d, c).trim().to_string())
+        .filter(|c| c.starts_with("<task-notification>"))
+        .collect();
     for (i, (_, v)) in records.iter().enumerate() {
         let Some(a) = queued_command(d, v) else {
             continue;
@@ -342,10 +351,11 @@ fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
             .get(a, "prompt")
             .map(|p| prompt_text(d, p))
             .unwrap_or_default();
-        if !text.trim().is_empty() {
+        let text = text.trim();
+        if !text.is_empty() && !notices.contains(text) {
             out.insert(i);
-            attached.insert(text.trim().to_string());
         }
+        attached.insert(text.to_string());
     }
     let mut sent = false;
     for (i, (_, v)) in records.iter().enumerate().rev() {
@@ -844,6 +854,18 @@ mod tests {
             r#"{"type":"attachment","uuid":"q5","parentUuid":"q4","sessionId":"s1","isSidechain":false,"isMeta":true,"attachment":{"type":"queued_command","prompt":"hook context","commandMode":"prompt"}}"#.to_string(),
             // Nothing said: no turn.
             attachment("q6", "q5", r#""prompt":"   ","commandMode":"prompt""#),
+            // A job's notice as a user record, repeated by an attachment: read once.
+            line(
+                "n1",
+                Some("a2"),
+                "user",
+                &user("<task-notification>done</task-notification>"),
+            ),
+            attachment(
+                "qn",
+                "n1",
+                r#""prompt":"<task-notification>done</task-notification>","commandMode":"task-notification""#,
+            ),
         ]
         .join("\n");
         let out = read_str(&src);
@@ -877,6 +899,7 @@ mod tests {
                     "<agent-message from=\"a9\">done</agent-message>"
                 ),
                 (Role::System, "hook context"),
+                (Role::System, "<task-notification>done</task-notification>"),
             ]
         );
         assert!(src[t.turns[4].span.start..t.turns[4].span.end].contains("queued_command"));
