@@ -335,10 +335,12 @@ fn is_message(d: &Doc, v: &Value) -> bool {
 fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
     let mut out = HashSet::new();
     let mut attached: HashSet<String> = HashSet::new();
-    // A job's notice written as a user record too is read there, not twice.
+    // A job's notice written as a user record too is read there, not twice. (Only asked of a
+    // log that has attachments to send prompts.)
+    let attachments = records.iter().any(|(_, v)| queued_command(d, v).is_some());
     let notices: HashSet<String> = records
         .iter()
-        .filter(|(_, v)| d.is(v, "type", "user"))
+        .filter(|(_, v)| attachments && d.is(v, "type", "user"))
         .filter_map(|(_, v)| d.get(v, "message").and_then(|m| d.get(m, "content")))
         .map(|c| prompt_text(d, c).trim().to_string())
         .filter(|c| c.starts_with("<task-notification>"))
