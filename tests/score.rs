@@ -152,8 +152,19 @@ fn nth_offset(bytes: &[u8], quote: &str, nth: usize) -> Option<usize> {
     memchr::memmem::find_iter(bytes, quote.as_bytes()).nth(nth)
 }
 
-/// A labeled fact in a turn: its status, the offset of its quote, and how to show it.
-type Labeled = (Status, usize, String);
+/// A labeled fact in a turn.
+struct Labeled {
+    status: Status,
+    /// The offset of its quote.
+    off: usize,
+    /// How to show it: "subkind: quote".
+    shown: String,
+    /// A reference's antecedent, where the label names one in another turn.
+    antecedent: Option<LabeledAntecedent>,
+}
+
+/// A labeled reference's antecedent turn, the length of its quote, and its subkind.
+type LabeledAntecedent = (usize, usize, Option<Subkind>);
 
 /// The figures of one scoring run.
 struct Figures {
@@ -375,18 +386,12 @@ impl<'a> Locator<'a> {
     }
 }
 
-/// A labeled reference's antecedent turn, the length of its quote, and its subkind.
-type LabeledAntecedent = (usize, usize, Option<Subkind>);
-
 /// A label file read against its trajectory.
 struct Reading {
     /// The labeled facts in scope, by (turn, kind).
     truth: HashMap<(usize, FactKind), Vec<Labeled>>,
     /// The turns the labels make live (a live fact's, an antecedent's), each with why.
     live: HashMap<usize, String>,
-    /// Each labeled reference that names its antecedent, by (turn, offset, as shown): the
-    /// antecedent's turn, the length of the quote, and the subkind.
-    antecedents: HashMap<(usize, usize, String), LabeledAntecedent>,
     /// The labeled turns, both included.
     from: usize,
     to: usize,
@@ -422,7 +427,6 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
     let mut reading = Reading {
         truth: HashMap::new(),
         live: HashMap::new(),
-        antecedents: HashMap::new(),
         from,
         to,
         facts: 0,
@@ -445,16 +449,6 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
             continue;
         }
         reading.facts += 1;
-        let shown = format!(
-            "{}: {}",
-            f.subkind,
-            f.quote.chars().take(80).collect::<String>()
-        );
-        reading
-            .truth
-            .entry((t, kind))
-            .or_default()
-            .push((status, off, shown.clone()));
         if status.is_live() {
             reading.live.insert(
                 t,
@@ -466,28 +460,35 @@ fn read_labels(locator: &Locator, labels: &LabelFile, errors: &mut Vec<String>) 
                 ),
             );
         }
-        if let Some(q) = &f.antecedent {
-            if let Some((a, _)) = locator.locate(q, f.antecedent_nth, "antecedent", errors) {
-                if a != t {
-                    let subkind = trajlint::lint::SUBKINDS
-                        .iter()
-                        .find(|(_, name, _)| *name == f.subkind)
-                        .map(|x| x.0);
-                    reading
-                        .antecedents
-                        .insert((t, off, shown.clone()), (a, f.quote.len(), subkind));
-                }
-                if a != t && reading.in_scope(a) {
-                    reading.live.entry(a).or_insert_with(|| {
-                        format!(
-                            "antecedent of turn {t} {}: {}",
-                            f.subkind,
-                            f.quote.chars().take(60).collect::<String>()
-                        )
-                    });
-                }
-            }
+        let a = f
+            .antecedent
+            .as_ref()
+            .and_then(|q| locator.locate(q, f.antecedent_nth, "antecedent", errors))
+            .map(|(a, _)| a)
+            .filter(|&a| a != t);
+        if let Some(a) = a.filter(|&a| reading.in_scope(a)) {
+            reading.live.entry(a).or_insert_with(|| {
+                format!(
+                    "antecedent of turn {t} {}: {}",
+                    f.subkind,
+                    f.quote.chars().take(60).collect::<String>()
+                )
+            });
         }
+        let subkind = trajlint::lint::SUBKINDS
+            .iter()
+            .find(|(_, name, _)| *name == f.subkind)
+            .map(|x| x.0);
+        reading.truth.entry((t, kind)).or_default().push(Labeled {
+            status,
+            off,
+            shown: format!(
+                "{}: {}",
+                f.subkind,
+                f.quote.chars().take(80).collect::<String>()
+            ),
+            antecedent: a.map(|a| (a, f.quote.len(), subkind)),
+        });
     }
     Some(reading)
 }
@@ -555,7 +556,6 @@ fn score(labels: &Path, title: &str) -> Figures {
         let Reading {
             truth,
             live: live_true,
-            antecedents,
             from,
             to,
             facts,
@@ -583,8 +583,8 @@ fn score(labels: &Path, title: &str) -> Figures {
                     (Some(tr), Some(pr)) => {
                         c.tp += 1;
                         cf.tp += 1;
-                        for (ts, toff, q) in tr {
-                            let (ts, toff) = (*ts, *toff);
+                        for labeled in tr {
+                            let (ts, toff, q) = (labeled.status, labeled.off, &labeled.shown);
                             // The predicted fact nearest the labeled text.
                             let nearest =
                                 pr.iter().min_by_key(|(_, off)| off.abs_diff(toff)).unwrap();
@@ -594,9 +594,8 @@ fn score(labels: &Path, title: &str) -> Figures {
                             } else {
                                 tot.misses.push(format!("{name} turn {t}: {kind:?} status labeled {ts:?}, found {:?}: {q}", nearest.0));
                             }
-                            let Some(&(a, len, subkind)) = antecedents
-                                .get(&(t, toff, q.clone()))
-                                .filter(|_| kind == FactKind::Reference)
+                            let Some((a, len, subkind)) =
+                                labeled.antecedent.filter(|_| kind == FactKind::Reference)
                             else {
                                 continue;
                             };
@@ -631,7 +630,7 @@ fn score(labels: &Path, title: &str) -> Figures {
                         c.fn_ += 1;
                         cf.fn_ += 1;
                         tot.misses
-                            .push(format!("{name} turn {t}: missed {kind:?}: {}", tr[0].2));
+                            .push(format!("{name} turn {t}: missed {kind:?}: {}", tr[0].shown));
                     }
                     (None, Some(p)) => {
                         c.fp += 1;
@@ -953,7 +952,7 @@ impl Agreement {
                         c.fn_ += 1;
                         self.misses.push(format!(
                             "{name} turn {t}: missed {kind:?}: {}",
-                            labeled[0].2
+                            labeled[0].shown
                         ));
                     }
                     (None, None, Some(_)) => {
@@ -975,16 +974,16 @@ impl Agreement {
                 self.status_shared += 1;
                 let common: Vec<Status> = fa
                     .iter()
-                    .map(|x| x.0)
-                    .filter(|s| fb.iter().any(|y| y.0 == *s))
+                    .map(|x| x.status)
+                    .filter(|s| fb.iter().any(|y| y.status == *s))
                     .collect();
                 if common.is_empty() {
                     continue;
                 }
                 self.status_agree += 1;
                 if let Some(found) = found {
-                    let (_, off, _) = fa.iter().find(|x| common.contains(&x.0)).unwrap();
-                    let nearest = found.iter().min_by_key(|(_, o)| o.abs_diff(*off)).unwrap();
+                    let off = fa.iter().find(|x| common.contains(&x.status)).unwrap().off;
+                    let nearest = found.iter().min_by_key(|(_, o)| o.abs_diff(off)).unwrap();
                     self.analyzer_status += 1;
                     self.analyzer_status_agree += usize::from(common.contains(&nearest.0));
                 }

@@ -333,32 +333,34 @@ fn is_message(d: &Doc, v: &Value) -> bool {
 /// own, which an attachment may repeat too: read there. (One pass from the end: the next
 /// operation that is not an `enqueue` decides.)
 fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
-    let mut out = HashSet::new();
-    let mut attached: HashSet<String> = HashSet::new();
-    // A job's notice written as a user record too is read there, not twice. (Only asked of a
-    // log that has attachments to send prompts.)
-    let attachments = records.iter().any(|(_, v)| queued_command(d, v).is_some());
-    let notices: HashSet<String> = records
+    // Each attachment that sends a prompt, with its words.
+    let sent_by_attachment: Vec<(usize, String)> = records
         .iter()
-        .filter(|(_, v)| attachments && d.is(v, "type", "user"))
-        .filter_map(|(_, v)| d.get(v, "message").and_then(|m| d.get(m, "content")))
-        .map(|c| prompt_text(d, c).trim().to_string())
-        .filter(|c| c.starts_with("<task-notification>"))
+        .enumerate()
+        .filter_map(|(i, (_, v))| {
+            let prompt = d.get(queued_command(d, v)?, "prompt");
+            let text = prompt.map(|p| prompt_text(d, p)).unwrap_or_default();
+            Some((i, text.trim().to_string()))
+        })
         .collect();
-    for (i, (_, v)) in records.iter().enumerate() {
-        let Some(a) = queued_command(d, v) else {
-            continue;
-        };
-        let text = d
-            .get(a, "prompt")
-            .map(|p| prompt_text(d, p))
-            .unwrap_or_default();
-        let text = text.trim();
-        if !text.is_empty() && !notices.contains(text) {
-            out.insert(i);
-        }
-        attached.insert(text.to_string());
-    }
+    // A job's notice written as a user record too is read there, not twice.
+    let notices: HashSet<String> = if sent_by_attachment.is_empty() {
+        HashSet::new()
+    } else {
+        records
+            .iter()
+            .filter(|(_, v)| d.is(v, "type", "user"))
+            .filter_map(|(_, v)| d.get(v, "message").and_then(|m| d.get(m, "content")))
+            .map(|c| prompt_text(d, c).trim().to_string())
+            .filter(|c| c.starts_with("<task-notification>"))
+            .collect()
+    };
+    let mut out: HashSet<usize> = sent_by_attachment
+        .iter()
+        .filter(|(_, text)| !text.is_empty() && !notices.contains(text))
+        .map(|&(i, _)| i)
+        .collect();
+    let attached: HashSet<&str> = sent_by_attachment.iter().map(|(_, t)| t.as_str()).collect();
     let mut sent = false;
     for (i, (_, v)) in records.iter().enumerate().rev() {
         if !d.is(v, "type", "queue-operation") {
@@ -667,6 +669,16 @@ mod tests {
         }
     }
 
+    /// A `queue-operation` record, with the text it queues if any.
+    fn queue(op: &str, content: Option<&str>) -> String {
+        match content {
+            Some(c) => format!(
+                r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1","content":"{c}"}}"#
+            ),
+            None => format!(r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1"}}"#),
+        }
+    }
+
     fn line(uuid: &str, parent: Option<&str>, ty: &str, message: &str) -> String {
         let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
         format!(
@@ -751,12 +763,6 @@ mod tests {
 
     #[test]
     fn a_prompt_queued_and_sent_while_the_agent_worked_is_a_user_turn() {
-        let queue = |op: &str, content: Option<&str>| match content {
-            Some(c) => format!(
-                r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1","content":"{c}"}}"#
-            ),
-            None => format!(r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1"}}"#),
-        };
         let src = [
             line("u1", None, "user", &user("go")),
             line("a1", Some("u1"), "assistant", &asst("m1", &tool_use("t1"))),
@@ -804,11 +810,6 @@ mod tests {
 
     #[test]
     fn a_prompt_sent_as_an_attachment_is_read_once_with_its_sender() {
-        let queue = |op: &str, content: &str| {
-            format!(
-                r#"{{"type":"queue-operation","operation":"{op}","sessionId":"s1","content":"{content}"}}"#
-            )
-        };
         let attachment = |uuid: &str, parent: &str, body: &str| {
             format!(
                 r#"{{"type":"attachment","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","isSidechain":false,"attachment":{{"type":"queued_command",{body}}}}}"#
@@ -821,11 +822,11 @@ mod tests {
             attachment("qb", "b1", r#""prompt":"and the old idea","commandMode":"prompt""#),
             line("a1", Some("u1"), "assistant", &asst("m1", &tool_use("t1"))),
             // Written by an older version of the harness in the same file: the queue alone.
-            queue("enqueue", "an older prompt"),
-            queue("remove", ""),
+            queue("enqueue", Some("an older prompt")),
+            queue("remove", None),
             // The queue's bookkeeping repeats the prompt: the attachment is what was sent.
-            queue("enqueue", "and check the tests too"),
-            queue("remove", "and check the tests too"),
+            queue("enqueue", Some("and check the tests too")),
+            queue("remove", Some("and check the tests too")),
             line("r1", Some("a1"), "user", &result("t1", "one", false)),
             // On the parent chain, its text as blocks.
             attachment(

@@ -828,7 +828,7 @@ fn remember(
         // …"), not a report of what was done to it ("✓ Reopened issue spotter-gqc.5").
         let record = gives_a_record(turn);
         let lookup = a.kind == super::null_results::CallKind::Retrieve && succeeded(turn);
-        let heads = if lookup && !record {
+        let heads = if lookup && !record && !a.ids.is_empty() {
             turn.segments
                 .iter()
                 .flat_map(|g| line_heads(&g.text.text))
