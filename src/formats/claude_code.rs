@@ -8,8 +8,10 @@
 //! turn. `progress`, snapshot and queue records are not turns, nor are attachments, except a
 //! prompt sent while the agent worked (a `queued_command` attachment, or in older logs the queue
 //! records alone): the harness hands it to the model with the next result, and it is written
-//! nowhere else. Hand-made logs whose records are not linked at all, and the web export
-//! (`{"loglines": [...]}`), are read in file order.
+//! nowhere else. A user record the harness wrote (`isMeta`, an `origin` other than the person's
+//! such as another agent's hand-back, a background job's notice) is a system turn. Hand-made logs
+//! whose records are not linked at all, and the web export (`{"loglines": [...]}`), are read in
+//! file order.
 
 use super::{anthropic, jsonl_objects, push_content, ReadOutput, Severity, Shape};
 use crate::json::{Doc, Kind, Value};
@@ -123,7 +125,10 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 };
                 let is_summary =
                     d.get(rec, "isCompactSummary").and_then(|v| d.as_bool(v)) == Some(true);
-                let is_meta = d.get(rec, "isMeta").and_then(|v| d.as_bool(v)) == Some(true);
+                // Injected by the harness (caveats, command output, another agent's report
+                // handed back), not said by the user.
+                let injected = d.get(rec, "isMeta").and_then(|v| d.as_bool(v)) == Some(true)
+                    || !origin_is_human(&d, rec);
                 if is_summary {
                     let content = d.get(msg, "content");
                     let mut summary_span = span;
@@ -157,10 +162,9 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                         first_turn = Some(before);
                     }
                     let new = &mut traj.turns[before..];
-                    // Injected by the harness (caveats, command output; the notice that a
-                    // background job finished), not said by the user.
+                    // (So is the notice that a background job finished.)
                     for t in new.iter_mut() {
-                        if t.role == Role::User && (is_meta || is_task_notification(t)) {
+                        if t.role == Role::User && (injected || is_task_notification(t)) {
                             t.role = Role::System;
                         }
                     }
@@ -411,14 +415,19 @@ fn typed_by_the_user(d: &Doc, rec: &Value, attachment: &Value) -> bool {
     let mode_is_prompt = d
         .get_str(attachment, "commandMode")
         .is_none_or(|m| m == "prompt");
-    let origin_is_human = d
-        .get(attachment, "origin")
-        .and_then(|o| d.get_str(o, "kind"))
-        .is_none_or(|k| k == "human");
     let meta = [rec, attachment]
         .iter()
         .any(|v| d.get(v, "isMeta").and_then(|m| d.as_bool(m)) == Some(true));
-    mode_is_prompt && origin_is_human && !meta
+    mode_is_prompt && origin_is_human(d, attachment) && !meta
+}
+
+/// Whether a record (or an attachment) says it came from the person: newer logs name its
+/// `origin` (`human`; `peer` for another agent's hand-back, `task-notification`, …), older ones
+/// nothing, and then it is the person's.
+fn origin_is_human(d: &Doc, v: &Value) -> bool {
+    d.get(v, "origin")
+        .and_then(|o| d.get_str(o, "kind"))
+        .is_none_or(|k| k == "human")
 }
 
 /// The content blocks of a record's message (empty when the content is a string).
@@ -1066,6 +1075,40 @@ mod tests {
         .join("\n");
         let t = &read_str(&src).trajectories[0];
         assert_eq!(roles(t), vec![Role::User, Role::Assistant, Role::User]);
+    }
+
+    #[test]
+    fn a_user_record_from_another_origin_is_the_harness_s() {
+        // Claude Code 2.1.280 writes what a sub-agent hands back as a user record, with the
+        // sender in `origin` (and, there, `isMeta`; not every harness message sets it).
+        let with_origin = |uuid: &str, parent: &str, kind: &str, text: &str| {
+            format!(
+                r#"{{"type":"user","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","isSidechain":false,"origin":{{"kind":"{kind}"}},"message":{}}}"#,
+                user(text)
+            )
+        };
+        let src = [
+            line("u1", None, "user", &user("build the page")),
+            line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                &asst("m1", r#"{"type":"text","text":"Delegating."}"#),
+            ),
+            with_origin(
+                "u2",
+                "a1",
+                "peer",
+                "[Subagent hand-back] I will verify the keys.",
+            ),
+            with_origin("u3", "u2", "human", "thanks, now the spec page"),
+        ]
+        .join("\n");
+        let t = &read_str(&src).trajectories[0];
+        assert_eq!(
+            roles(t),
+            vec![Role::User, Role::Assistant, Role::System, Role::User]
+        );
     }
 
     #[test]
