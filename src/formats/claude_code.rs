@@ -331,11 +331,13 @@ fn is_message(d: &Doc, v: &Value) -> bool {
 ///
 /// Newer logs write each one as a `queued_command` attachment when it is sent. Older logs write
 /// only the queue: the user typed the prompt (`enqueue`), and the harness later took it off the
-/// queue to send (`remove` or `dequeue`), not back into the input box (`popAll`). Newer logs keep
-/// the queue too, as bookkeeping: an `enqueue` whose words an attachment sends is read there. A
-/// background job's notice is queued as well, but then it comes again as a user record of its
-/// own, which an attachment may repeat too: read there. (One pass from the end: the next
-/// operation that is not an `enqueue` decides.)
+/// queue into the running turn (`remove`; newer logs add `"reason":"absorbed_mid_turn"`). A
+/// prompt the harness took off to start a turn of its own (`dequeue`) is written next as a user
+/// record, and one put back into the input box (`popAll`) was not sent: neither is read from the
+/// queue. Newer logs keep the queue too, as bookkeeping: an `enqueue` whose words an attachment
+/// sends is read there. A background job's notice is queued as well, but then it comes again as a
+/// user record of its own, which an attachment may repeat too: read there. (One pass from the
+/// end: the next operation that is not an `enqueue` decides.)
 fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
     // Each attachment that sends a prompt, with its words.
     let sent_by_attachment: Vec<(usize, String)> = records
@@ -374,7 +376,7 @@ fn delivered_prompts(d: &Doc, records: &[(Span, &Value)]) -> HashSet<usize> {
             continue;
         };
         if op != "enqueue" {
-            sent = op == "remove" || op == "dequeue";
+            sent = op == "remove";
             continue;
         }
         let prompt = d.get_str(v, "content").is_some_and(|c| {
@@ -786,6 +788,9 @@ mod tests {
             // Taken back into the input box: never sent.
             queue("enqueue", Some("never mind")),
             queue("popAll", None),
+            // Taken off to start a turn of its own, written next as a user record: read there.
+            queue("enqueue", Some("and the tests")),
+            queue("dequeue", None),
             line("r1", Some("a1"), "user", &result("t1", "one", false)),
             line(
                 "a2",
@@ -793,6 +798,7 @@ mod tests {
                 "assistant",
                 &asst("m2", r#"{"type":"text","text":"Now the new tasks."}"#),
             ),
+            line("u2", Some("a2"), "user", &user("and the tests")),
             // Still queued when the log ends: not sent either.
             queue("enqueue", Some("and the docs")),
         ]
@@ -806,8 +812,20 @@ mod tests {
                 Role::Assistant,
                 Role::User,
                 Role::Tool,
-                Role::Assistant
+                Role::Assistant,
+                Role::User
             ]
+        );
+        let texts: Vec<&str> = t
+            .turns
+            .iter()
+            .filter_map(|u| u.segments.first())
+            .map(|s| s.text.text.as_str())
+            .collect();
+        assert_eq!(
+            texts.iter().filter(|&&x| x == "and the tests").count(),
+            1,
+            "{texts:?}"
         );
         assert_eq!(
             t.turns[2].segments[0].text.text,
