@@ -8,10 +8,11 @@
 //! turn. `progress`, snapshot and queue records are not turns, nor are attachments, except a
 //! prompt sent while the agent worked (a `queued_command` attachment, or in older logs the queue
 //! records alone): the harness hands it to the model with the next result, and it is written
-//! nowhere else. A user record the harness wrote (`isMeta`, an `origin` other than the person's
-//! such as another agent's hand-back, a background job's notice) is a system turn. Hand-made logs
-//! whose records are not linked at all, and the web export (`{"loglines": [...]}`), are read in
-//! file order.
+//! nowhere else. A user record the harness wrote (`isMeta`, `isSynthetic`, an `origin` other than
+//! the person's such as another agent's hand-back, a background job's notice) is a system turn,
+//! except the compaction summary (`isCompactSummary`; in print mode's stream, the synthetic
+//! message right after the boundary). Hand-made logs whose records are not linked at all, and the
+//! web export (`{"loglines": [...]}`), are read in file order.
 
 use super::{anthropic, jsonl_objects, push_content, ReadOutput, Severity, Shape};
 use crate::json::{Doc, Kind, Value};
@@ -123,19 +124,20 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 let Some(msg) = d.get(rec, "message").filter(|m| is_object(m)) else {
                     continue;
                 };
-                let is_summary =
-                    d.get(rec, "isCompactSummary").and_then(|v| d.as_bool(v)) == Some(true);
-                // Injected by the harness (caveats, command output, another agent's report
-                // handed back), not said by the user.
-                let injected = d.get(rec, "isMeta").and_then(|v| d.as_bool(v)) == Some(true)
-                    || !origin_is_human(&d, rec);
+                let flag = |key: &str| d.get(rec, key).and_then(|v| d.as_bool(v)) == Some(true);
+                let after_boundary = matches!(
+                    traj.turns.last().and_then(|t| t.event.as_ref()),
+                    Some(EventKind::Compaction { .. })
+                );
+                // `claude -p --output-format stream-json` marks no summary as such: it is the
+                // message the harness made (`isSynthetic`) right after the boundary.
+                let is_summary = flag("isCompactSummary") || flag("isSynthetic") && after_boundary;
+                // Injected by the harness (caveats, command output, a hook's verdict, another
+                // agent's report handed back), not said by the user.
+                let injected = flag("isMeta") || flag("isSynthetic") || !origin_is_human(&d, rec);
                 if is_summary {
                     let content = d.get(msg, "content");
                     let mut summary_span = span;
-                    let after_boundary = matches!(
-                        traj.turns.last().and_then(|t| t.event.as_ref()),
-                        Some(EventKind::Compaction { .. })
-                    );
                     if let (false, Some(c)) = (after_boundary, content) {
                         // No boundary record (the web export drops system lines): the summary
                         // record is the boundary too, split at its content.
@@ -1076,6 +1078,38 @@ mod tests {
             t.turns[2].segments[0].text.text,
             "API Error: 529 overloaded"
         );
+    }
+
+    #[test]
+    fn print_mode_compaction_summary_is_the_synthetic_message_after_the_boundary() {
+        // stream-json writes no `isCompactSummary`: the summary is the harness's own message
+        // (`isSynthetic`) after the boundary; a hook's synthetic message elsewhere is not one.
+        let src = [
+            r#"{"type":"system","subtype":"init","cwd":"/repo","session_id":"s9","tools":["Bash"],"model":"m"}"#,
+            r#"{"type":"user","message":{"role":"user","content":"fix the loader"},"session_id":"s9","parent_tool_use_id":null,"uuid":"u1","isReplay":true}"#,
+            r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"I will run the tests later."}]},"parent_tool_use_id":null,"session_id":"s9","uuid":"a1"}"#,
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Hook blocked: lint first"}]},"session_id":"s9","parent_tool_use_id":null,"uuid":"h1","isSynthetic":true}"#,
+            r#"{"type":"system","subtype":"compact_boundary","session_id":"s9","uuid":"cb","compact_metadata":{"trigger":"manual","pre_tokens":52000}}"#,
+            r#"{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context. Summary: the tests are still to run."},"session_id":"s9","parent_tool_use_id":null,"uuid":"s1","isReplay":false,"isSynthetic":true}"#,
+            r#"{"type":"assistant","message":{"id":"msg_2","type":"message","role":"assistant","content":[{"type":"text","text":"Running them now."}]},"parent_tool_use_id":null,"session_id":"s9","uuid":"a2"}"#,
+        ]
+        .join("\n");
+        let t = &read_str(&src).trajectories[0];
+        assert_eq!(
+            roles(t),
+            vec![
+                Role::User,
+                Role::Assistant,
+                Role::System,
+                Role::Event,
+                Role::User,
+                Role::Assistant
+            ]
+        );
+        assert!(t.turns[4].is_summary && !t.turns[2].is_summary);
+        assert_eq!(t.compactions.len(), 1);
+        assert_eq!(t.compactions[0].summary_turn, Some(4));
+        assert_eq!(t.compactions[0].replaced, (0, 2));
     }
 
     #[test]
