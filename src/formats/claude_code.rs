@@ -1113,6 +1113,46 @@ mod tests {
     }
 
     #[test]
+    fn a_result_of_tool_names_or_an_image_is_not_empty() {
+        // ToolSearch answers with `tool_reference` blocks; reading an image gives an image block.
+        let block = |id: &str, content: &str| {
+            format!(
+                r#"{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"{id}","content":[{content}]}}]}}"#
+            )
+        };
+        let call = |id: &str, name: &str| {
+            format!(r#"{{"type":"tool_use","id":"{id}","name":"{name}","input":{{"query":"x"}}}}"#)
+        };
+        let src = [
+            line("u1", None, "user", &user("count the leads")),
+            line("a1", Some("u1"), "assistant", &asst("m1", &call("t1", "ToolSearch"))),
+            line(
+                "r1",
+                Some("a1"),
+                "user",
+                &block("t1", r#"{"type":"tool_reference","tool_name":"mcp__db__sql"}"#),
+            ),
+            line("a2", Some("r1"), "assistant", &asst("m2", &call("t2", "Read"))),
+            line(
+                "r2",
+                Some("a2"),
+                "user",
+                &block(
+                    "t2",
+                    r#"{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}"#,
+                ),
+            ),
+        ]
+        .join("\n");
+        let t = &read_str(&src).trajectories[0];
+        let text = |k: usize| t.turns[k].segments[0].text.text.as_str();
+        assert_eq!((text(2), text(4)), ("mcp__db__sql", "image/png"));
+        let lex = crate::extract::lexicon::Lexicon::builtin();
+        let a = crate::analysis::analyze(t, src.as_bytes(), &lex);
+        assert!(a.facts.is_empty(), "{:?}", a.facts);
+    }
+
+    #[test]
     fn unlinked_records_are_read_in_file_order() {
         let src = [
             line("x1", None, "user", &user("a")),

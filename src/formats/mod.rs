@@ -474,6 +474,24 @@ pub fn push_raw(d: &Doc, v: &Value, turn: &mut Turn) {
 /// Pushes the text of one content block (`text`, `thinking`, `reasoning`, or nested `content`).
 pub fn push_block(d: &Doc, block: &Value, kind: SegmentKind, turn: &mut Turn) {
     let ty = d.get_str(block, "type").unwrap_or_default();
+    // A tool's output that holds no text still holds something: the tools a search loaded
+    // (Claude Code's ToolSearch answers with `tool_reference` blocks), an image or a document
+    // read. Its name or media type stands for it; read as nothing, it looked like an empty
+    // result.
+    if kind == SegmentKind::Output {
+        let stand_in = match ty.as_str() {
+            "tool_reference" => d.get(block, "tool_name"),
+            "image" | "document" => d
+                .get(block, "source")
+                .and_then(|s| d.get(s, "media_type"))
+                .or_else(|| d.get(block, "type")),
+            _ => None,
+        };
+        if let Some(v) = stand_in.filter(|v| matches!(v.kind, json::Kind::Str { .. })) {
+            push_content(d, v, kind, turn);
+            return;
+        }
+    }
     let field = match ty.as_str() {
         "thinking" => "thinking",
         "reasoning" => "reasoning",
