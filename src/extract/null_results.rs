@@ -1276,6 +1276,16 @@ mod tests {
         assert_eq!(verdict("^C KeyboardInterrupt"), Some(Subkind::Error));
         // A harness refusing what it was given: an unknown command, an edit of the wrong shape.
         assert_eq!(verdict("Invalid command: /reset"), Some(Subkind::Error));
+        // Codex declining a call the user refused, or failing to start it.
+        assert_eq!(
+            verdict("exec command rejected by user"),
+            Some(Subkind::Error)
+        );
+        assert_eq!(verdict("patch rejected by user"), Some(Subkind::Error));
+        assert_eq!(
+            verdict("execution error: Io(Os { code: 2, kind: NotFound })"),
+            Some(Subkind::Error)
+        );
         assert_eq!(
             verdict("The LLM did not conform to the edit format.\nhttps://aider.chat/docs/troubleshooting/edit-errors.html"),
             Some(Subkind::Error)

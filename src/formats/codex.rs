@@ -22,7 +22,7 @@ use crate::source::Span;
 use std::collections::HashSet;
 
 /// User-role messages the harness injects (context, instructions, markers), read as System.
-const INJECTED_PREFIXES: [&str; 12] = [
+const INJECTED_PREFIXES: [&str; 16] = [
     "<environment_context>",
     "<user_instructions>",
     "# agents.md instructions",
@@ -34,6 +34,11 @@ const INJECTED_PREFIXES: [&str; 12] = [
     "<tool_context>",
     "<reasoning_context>",
     "<pinned_notes>",
+    "<subagents>",
+    "<plugins>",
+    // A hook's prompt, and what `/review` hands back ("<user_action>…<action>review").
+    "<hook_prompt",
+    "<user_action>",
     "you were originally given instructions from a user over one or more turns",
 ];
 
@@ -323,7 +328,7 @@ impl Reader<'_> {
                 let t = output_turn(&d, p, span);
                 self.push(t);
             }
-            "compaction" | "compaction_summary" => {
+            "compaction" | "compaction_summary" | "context_compaction" => {
                 self.compaction(span, "codex.compaction", true);
             }
             // Items with no turn of their own: undo snapshots, hosted tool calls whose result
@@ -557,11 +562,14 @@ fn exec_header(text: &str) -> Signals {
         "Exit code: ",
         "Shell exit code: ",
     ];
-    const OTHER: [&str; 4] = [
+    // (A command still running when its first output is returned says under which session a
+    // later `write_stdin` polls it.)
+    const OTHER: [&str; 5] = [
         "Chunk ID:",
         "Wall time:",
         "Original token count:",
         "Total output lines:",
+        "Process running with session ID ",
     ];
     let mut signals = Signals::default();
     let mut at = 0;
@@ -849,6 +857,44 @@ mod tests {
         assert_eq!(printed("Exit code: 0\nWall time: 0 seconds\nOutput:\n"), "");
         assert_eq!(printed("Chunk ID: 1\nhello"), "Chunk ID: 1\nhello");
         assert_eq!(printed("plain text"), "plain text");
+        // A command still running when its first output came back.
+        let running = "Chunk ID: f800eb\nWall time: 1.0024 seconds\nProcess running with session \
+                       ID 32244\nOriginal token count: 63\nOutput:\n   Compiling foo\n";
+        assert_eq!(printed(running), "   Compiling foo\n");
+        assert_eq!(output_signals(running).exit_code, None);
+    }
+
+    #[test]
+    fn newer_injections_and_the_compaction_item_are_the_harness_s() {
+        let user = |text: &str| {
+            format!(
+                r#"{{"timestamp":"t","type":"response_item","payload":{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}}}"#
+            )
+        };
+        let src = [
+            user("review my changes"),
+            user("<user_action>\\n<action>review</action>\\n</user_action>"),
+            user("<hook_prompt hook_run_id=\\\"h1\\\">Tests still fail; keep going.</hook_prompt>"),
+            user("<subagents>\\n- explorer: read-only\\n</subagents>"),
+            user("<plugins>none</plugins>"),
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"context_compaction","encrypted_content":"gAAA"}}"#.to_string(),
+        ]
+        .join("\n");
+        let t = &read_str(&src).trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        assert_eq!(
+            roles,
+            [
+                Role::User,
+                Role::System,
+                Role::System,
+                Role::System,
+                Role::System,
+                Role::Event
+            ]
+        );
+        assert_eq!(t.compactions.len(), 1);
+        assert!(t.compactions[0].opaque);
     }
 
     #[test]
