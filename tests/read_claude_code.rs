@@ -88,10 +88,11 @@ const FILES: &[Expect] = &[
     Expect {
         file: "claude-code-log/edge_cases.jsonl",
         turns: 11,
-        users: 6,
+        // (edge_008 is a command's output, `<local-command-stdout>`: the harness's.)
+        users: 5,
         assistants: 4,
         tools: 1,
-        systems: 0,
+        systems: 1,
         calls: 3,
         paired: 1,
         error_flags: 1,
@@ -287,10 +288,11 @@ const FILES: &[Expect] = &[
     Expect {
         file: "spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl",
         turns: 486,
-        users: 5,
+        // (line 1485 is what /compact printed)
+        users: 4,
         assistants: 236,
         tools: 242,
-        systems: 2,
+        systems: 3,
         calls: 242,
         paired: 242,
         error_flags: 12,
@@ -358,10 +360,11 @@ const FILES: &[Expect] = &[
         file: "spotter/tool_heavy.jsonl",
         turns: 19,
         // and "/mcp", queued while the agent worked (line 9)
-        users: 7,
+        users: 6,
         assistants: 5,
         tools: 6,
-        systems: 1,
+        // and the output of /mcp (line 22)
+        systems: 2,
         calls: 6,
         paired: 6,
         error_flags: 0,

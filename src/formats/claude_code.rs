@@ -90,33 +90,51 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     // A line with no text and no call (an empty text block): the response goes on.
                     continue;
                 }
-                let joins = match (&id, &open) {
-                    (Some(id), Some((open_id, at))) => {
-                        id == open_id
-                            && *at + 1 == before
-                            && traj.turns[*at].role == Role::Assistant
+                // Written by the harness in the model's place: the API error that stopped the
+                // run (`isApiErrorMessage`: "API Error: 529 …", a usage limit), or a canned reply
+                // (model `<synthetic>`: "No response requested.").
+                let api_error =
+                    d.get(rec, "isApiErrorMessage").and_then(|v| d.as_bool(v)) == Some(true);
+                if api_error || d.get_str(msg, "model").as_deref() == Some("<synthetic>") {
+                    let t = &mut traj.turns[before];
+                    if api_error {
+                        t.role = Role::Event;
+                        let error = d.get_str(rec, "error").unwrap_or_else(|| "error".into());
+                        t.event = Some(EventKind::Other(format!("claude-code.api_error.{error}")));
+                    } else {
+                        t.role = Role::System;
                     }
-                    _ => false,
-                };
-                if let (true, Some((_, at))) = (joins, &open) {
-                    let at = *at;
-                    if let Some(new) = traj.turns.pop() {
-                        let prev = &mut traj.turns[at];
-                        prev.span = prev.span.cover(new.span);
-                        prev.segments.extend(new.segments);
-                        prev.calls.extend(new.calls);
-                    }
-                    first_turn = Some(at);
-                } else {
-                    if let Some(id) = &id {
-                        let first = *message_turn.entry(id.clone()).or_insert(before);
-                        let assistant = traj.turns.get(first).map(|t| t.role);
-                        if first != before && assistant == Some(Role::Assistant) {
-                            traj.turns[before].continues = Some(first);
-                        }
-                    }
-                    open = id.map(|id| (id, before));
+                    open = None;
                     first_turn = Some(before);
+                } else {
+                    let joins = match (&id, &open) {
+                        (Some(id), Some((open_id, at))) => {
+                            id == open_id
+                                && *at + 1 == before
+                                && traj.turns[*at].role == Role::Assistant
+                        }
+                        _ => false,
+                    };
+                    if let (true, Some((_, at))) = (joins, &open) {
+                        let at = *at;
+                        if let Some(new) = traj.turns.pop() {
+                            let prev = &mut traj.turns[at];
+                            prev.span = prev.span.cover(new.span);
+                            prev.segments.extend(new.segments);
+                            prev.calls.extend(new.calls);
+                        }
+                        first_turn = Some(at);
+                    } else {
+                        if let Some(id) = &id {
+                            let first = *message_turn.entry(id.clone()).or_insert(before);
+                            let assistant = traj.turns.get(first).map(|t| t.role);
+                            if first != before && assistant == Some(Role::Assistant) {
+                                traj.turns[before].continues = Some(first);
+                            }
+                        }
+                        open = id.map(|id| (id, before));
+                        first_turn = Some(before);
+                    }
                 }
             }
             "user" => {
@@ -166,7 +184,9 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     let new = &mut traj.turns[before..];
                     // (So is the notice that a background job finished.)
                     for t in new.iter_mut() {
-                        if t.role == Role::User && (injected || is_task_notification(t)) {
+                        if t.role == Role::User
+                            && (injected || is_task_notification(t) || is_command_output(t))
+                        {
                             t.role = Role::System;
                         }
                     }
@@ -648,6 +668,22 @@ fn active_branch(
         );
     }
     order
+}
+
+/// What a command the person ran printed, which Claude Code writes as a user message: a slash
+/// command's (`<local-command-stdout>`) or a shell line's (`!ls` gives `<bash-stdout>`). What the
+/// person typed (`<command-name>`, `<bash-input>`) stays theirs.
+fn is_command_output(turn: &Turn) -> bool {
+    const OUTPUTS: [&str; 4] = [
+        "<local-command-stdout>",
+        "<local-command-stderr>",
+        "<bash-stdout>",
+        "<bash-stderr>",
+    ];
+    turn.segments.first().is_some_and(|s| {
+        let t = s.text.text.trim_start();
+        OUTPUTS.iter().any(|o| t.starts_with(o))
+    })
 }
 
 /// The harness's notice that a background job finished (`<task-notification>`, with where its
@@ -1150,6 +1186,63 @@ mod tests {
         let lex = crate::extract::lexicon::Lexicon::builtin();
         let a = crate::analysis::analyze(t, src.as_bytes(), &lex);
         assert!(a.facts.is_empty(), "{:?}", a.facts);
+    }
+
+    #[test]
+    fn what_the_harness_writes_in_the_model_s_or_the_person_s_place_is_not_theirs() {
+        let text = |t: &str| format!(r#"{{"type":"text","text":"{t}"}}"#);
+        let harness = |uuid: &str, parent: &str, extra: &str, t: &str| {
+            format!(
+                r#"{{"type":"assistant","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","isSidechain":false,{extra}"message":{{"id":"e-{uuid}","model":"<synthetic>","type":"message","role":"assistant","content":[{}]}}}}"#,
+                text(t)
+            )
+        };
+        let src = [
+            line("u1", None, "user", &user("add the users table")),
+            line("a1", Some("u1"), "assistant", &asst("m1", &text("I'll run the migration."))),
+            line("b1", Some("a1"), "user", &user("<bash-input>mix ecto.migrate</bash-input>")),
+            line(
+                "b2",
+                Some("b1"),
+                "user",
+                &user("<bash-stdout></bash-stdout><bash-stderr>relation users already exists</bash-stderr>"),
+            ),
+            line(
+                "c1",
+                Some("b2"),
+                "user",
+                &user("<local-command-stdout>Reconnected to tidewave.</local-command-stdout>"),
+            ),
+            harness("n1", "c1", "", "No response requested."),
+            harness(
+                "e1",
+                "n1",
+                r#""isApiErrorMessage":true,"error":"rate_limit","#,
+                "API Error: 529 Overloaded.",
+            ),
+        ]
+        .join("\n");
+        let t = &read_str(&src).trajectories[0];
+        assert_eq!(
+            roles(t),
+            vec![
+                Role::User,
+                Role::Assistant,
+                Role::User,
+                Role::System,
+                Role::System,
+                Role::System,
+                Role::Event
+            ]
+        );
+        assert_eq!(
+            t.turns[6].event,
+            Some(EventKind::Other("claude-code.api_error.rate_limit".into()))
+        );
+        assert_eq!(
+            t.turns[6].segments[0].text.text,
+            "API Error: 529 Overloaded."
+        );
     }
 
     #[test]
