@@ -100,9 +100,14 @@ impl Reader<'_> {
             }
             "MessageEvent" => {
                 let m = d.get(e, "llm_message");
-                let role = m
-                    .and_then(|m| d.get_str(m, "role"))
-                    .or_else(|| d.get_str(e, "source"));
+                // What the harness sends the model as a user message (a nudge after a reply
+                // with no call, a stop hook's feedback) says so in `source`.
+                let role = match d.get_str(e, "source").as_deref() {
+                    Some("environment") => Some("system".to_string()),
+                    _ => m
+                        .and_then(|m| d.get_str(m, "role"))
+                        .or_else(|| d.get_str(e, "source")),
+                };
                 let role = match role.as_deref() {
                     Some("assistant" | "agent") => Role::Assistant,
                     Some("system") => Role::System,
@@ -386,6 +391,20 @@ mod tests {
             t.turns[7].segments[0].text.text,
             "There is no src directory; the loader is in config.py."
         );
+    }
+
+    #[test]
+    fn a_message_the_harness_sends_as_the_user_is_the_harness_s() {
+        // The SDK's nudge after a reply with no call: a user message from the environment.
+        let src = [
+            r#"{"id":"e1","timestamp":"t","source":"user","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Fix the failing test."}]}}"#,
+            r#"{"id":"e2","timestamp":"t","source":"agent","kind":"MessageEvent","llm_message":{"role":"assistant","content":[{"type":"text","text":"Looking."}]},"llm_response_id":"r1"}"#,
+            r#"{"id":"e3","timestamp":"t","source":"environment","kind":"MessageEvent","llm_message":{"role":"user","content":[{"type":"text","text":"Your last response did not include a function call or a message. Please use a tool to proceed with the task."}]}}"#,
+        ]
+        .join("\n");
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [Role::User, Role::Assistant, Role::System]);
     }
 
     #[test]
