@@ -263,6 +263,28 @@ pub(super) fn session_message(d: &Doc, m: &Value, traj: &mut Trajectory) {
         if let Some(c) = content {
             push_content(d, c, SegmentKind::Prose, &mut t);
         }
+        if role == Role::User {
+            // Newer CLIs record each tool response again as a user message of
+            // `functionResponse` parts: the calls' own `result` already holds it.
+            let responds = content.is_some_and(|c| {
+                d.items(c)
+                    .iter()
+                    .any(|p| d.get(p, "functionResponse").is_some())
+            });
+            if t.segments.is_empty() && responds {
+                return;
+            }
+            // The CLI's own opening message (the date, the OS, GEMINI.md), and hooks' context.
+            const OWN: [&str; 3] = [
+                "<session_context>",
+                "<hook_context>",
+                "This is the Gemini CLI.",
+            ];
+            let head = t.segments.first().map_or("", |s| s.text.text.trim_start());
+            if OWN.iter().any(|p| head.starts_with(p)) {
+                t.role = Role::System;
+            }
+        }
         traj.turns.push(t);
         return;
     }

@@ -238,6 +238,28 @@ mod tests {
     }
 
     #[test]
+    fn the_cli_s_own_user_messages_are_not_the_person_s() {
+        // Newer CLIs open with a context message and record each tool response again as a user
+        // message of `functionResponse` parts.
+        let src = log(&[
+            r#"{"$set":{"messages":[{"id":"env","timestamp":"t","type":"user","content":[{"text":"<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\nAlways use pnpm.\n</session_context>"}]}]}}"#,
+            r#"{"id":"u1","timestamp":"t","type":"user","content":[{"text":"Fix the failing date test."}]}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"I'll run the tests.","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"pytest -q"},"status":"success","timestamp":"t","result":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"1 failed"}}}]}]}"#,
+            r#"{"id":"u2","timestamp":"t","type":"user","content":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"1 failed"}}}]}"#,
+            r#"{"id":"g2","timestamp":"t","type":"gemini","content":"The parser drops the timezone."}"#,
+        ]);
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        use Role::*;
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [System, User, Assistant, Tool, Assistant]);
+        // A user message with no text and no response (an image alone) is still a user turn.
+        let bare = log(&[r#"{"id":"u1","timestamp":"t","type":"user","content":[]}"#]);
+        let t = &formats::read(bare.as_bytes(), None).trajectories[0];
+        assert_eq!(t.turns.len(), 1);
+        assert_eq!(t.turns[0].role, User);
+    }
+
+    #[test]
     fn rewound_messages_are_not_read_and_a_compression_replaces_what_it_drops() {
         let src = log(&[
             r#"{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."}"#,
