@@ -243,9 +243,25 @@ fn response_turn(d: &Doc, r: &Value, span: Span) -> Turn {
         call_id: d.get_str(r, "id"),
         name: d.get_str(r, "name"),
         is_error: error.is_some(),
+        exit_code: d
+            .get_str(r, "name")
+            .filter(|n| n == "run_shell_command")
+            .and_then(|_| shell_exit_code(&t)),
         ..Default::default()
     });
     t
+}
+
+/// The exit code the shell tool states in its output: a line `Exit Code: N` after the output,
+/// or, with nothing printed, `Command exited with code: N` alone.
+pub(super) fn shell_exit_code(t: &Turn) -> Option<i64> {
+    let text = &t.segments.first()?.text.text;
+    text.lines().find_map(|l| {
+        let rest = l
+            .strip_prefix("Exit Code: ")
+            .or_else(|| l.strip_prefix("Command exited with code: "))?;
+        super::leading_int(rest.trim()).map(|(n, _)| n)
+    })
 }
 
 /// One message of a Gemini CLI session.

@@ -316,4 +316,29 @@ mod tests {
         assert_eq!(out.format, Some(Format::Gemini));
         assert_eq!(out.trajectories[0].id.as_deref(), Some("g"));
     }
+
+    #[test]
+    fn the_shell_s_exit_code_is_read() {
+        let exit = |t: &crate::model::Turn| t.result.as_ref().and_then(|r| r.exit_code);
+        // Recorded: the shell tool's output ends on its code; another tool's text does not count.
+        let src = log(&[
+            r#"{"id":"u1","timestamp":"t","type":"user","content":"Find the uses."}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"Searching.","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"grep -rn foo ."},"status":"success","timestamp":"t","result":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"Output: (empty)\nExit Code: 1"}}}]},{"id":"c2","name":"read_file","args":{"path":"notes.txt"},"status":"success","timestamp":"t","result":[{"functionResponse":{"id":"c2","name":"read_file","response":{"output":"Exit Code: 3"}}}]}]}"#,
+        ]);
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        let codes: Vec<Option<i64>> = t
+            .turns
+            .iter()
+            .filter(|u| u.result.is_some())
+            .map(exit)
+            .collect();
+        assert_eq!(codes, [Some(1), None]);
+        // Streamed: a command that printed nothing says its code alone.
+        let stream = r#"{"type":"init","timestamp":"t","session_id":"g","model":"m"}
+{"type":"tool_use","timestamp":"t","tool_name":"run_shell_command","tool_id":"c1","parameters":{"command":"false"}}
+{"type":"tool_result","timestamp":"t","tool_id":"c1","status":"success","output":"Command exited with code: 1"}
+"#;
+        let t = &formats::read(stream.as_bytes(), None).trajectories[0];
+        assert_eq!(t.turns.iter().find_map(exit), Some(1));
+    }
 }

@@ -103,6 +103,13 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                     call_id: d.get_str(rec, "tool_id"),
                     is_error: d.is(rec, "status", "error") || error.is_some(),
                     error_kind: error.and_then(|e| d.get_str(e, "type")),
+                    // (The stream's result names no tool: only the shell's own line for a
+                    // command that printed nothing says a code.)
+                    exit_code: t
+                        .segments
+                        .first()
+                        .filter(|s| s.text.text.starts_with("Command exited with code: "))
+                        .and_then(|_| super::gemini::shell_exit_code(&t)),
                     ..Default::default()
                 });
                 traj.turns.push(t);
