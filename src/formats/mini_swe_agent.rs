@@ -104,7 +104,9 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
                 traj.turns.push(observation_turn(d, m, None));
                 awaiting = awaiting.saturating_sub(1);
             }
-            "user" if no_action => {
+            // mini-swe-agent 2 saves no message for a reply it could not parse: the harness's
+            // answer says so itself (`extra.interrupt_type`: "FormatError").
+            "user" if no_action || interrupted(d, extra) => {
                 let mut t = observation_turn(d, m, None);
                 if let Some(r) = t.result.as_mut() {
                     r.is_error = true;
@@ -134,6 +136,13 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
         }
         no_action = false;
     }
+}
+
+/// Whether a user message is the harness rejecting the model's reply (`extra.interrupt_type`).
+fn interrupted(d: &Doc, extra: Option<&Value>) -> bool {
+    extra
+        .and_then(|e| d.get_str(e, "interrupt_type"))
+        .is_some_and(|k| k == "FormatError")
 }
 
 fn text_turn(d: &Doc, role: Role, m: &Value, kind: SegmentKind) -> Turn {
@@ -494,6 +503,30 @@ mod tests {
             t.turns[6].event,
             Some(EventKind::Other("mini-swe-agent.exit".into()))
         );
+    }
+
+    #[test]
+    fn a_format_error_after_a_result_is_the_harness_rejecting_a_reply() {
+        // mini-swe-agent 2 keeps no message for the reply it could not parse: its format error
+        // follows the last observation directly.
+        let src = r#"{"info": {"mini_version": "2.4.6", "exit_status": "Submitted"},
+ "trajectory_format": "mini-swe-agent-1.1",
+ "messages": [
+  {"role": "system", "content": "You are a helpful assistant."},
+  {"role": "user", "content": "Please solve this issue."},
+  {"role": "assistant", "content": "THOUGHT: look.\n\n```mswea_bash_command\ngrep -n slugify src/text.py\n```", "extra": {"actions": [{"command": "grep -n slugify src/text.py"}]}},
+  {"role": "user", "content": "<returncode>1</returncode>\n<output>\n</output>", "extra": {"raw_output": "", "returncode": 1}},
+  {"role": "user", "content": "Format error:\n\n<error>\nExpected exactly 1 action, found 2.\n</error>", "extra": {"interrupt_type": "FormatError", "n_actions": 2}},
+  {"role": "assistant", "content": "THOUGHT: fine.\n\n```mswea_bash_command\nls src\n```", "extra": {"actions": [{"command": "ls src"}]}}
+ ]}"#;
+        let out = read_as(src);
+        let t = &out.trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        use Role::*;
+        assert_eq!(roles, [System, User, Assistant, Tool, Tool, Assistant]);
+        let r = t.turns[4].result.as_ref().unwrap();
+        assert!(r.is_error);
+        assert_eq!(r.error_kind.as_deref(), Some("format_error"));
     }
 
     #[test]
