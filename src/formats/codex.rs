@@ -381,6 +381,24 @@ impl Reader<'_> {
                 self.push(t);
             }
             "context_compacted" => self.compaction(span, "codex.context_compacted", true),
+            // The user undid their last `num_turns` turns: the model sees none of them again.
+            // They are not read; an event marks where they went.
+            "thread_rolled_back" => {
+                let n = d
+                    .get(p, "num_turns")
+                    .and_then(|v| d.as_i64(v))
+                    .map_or(0, |n| n.max(0) as usize);
+                let users: Vec<usize> = (0..self.traj.turns.len())
+                    .filter(|&i| self.traj.turns[i].role == Role::User)
+                    .collect();
+                if n > 0 && !users.is_empty() {
+                    let from = users[users.len().saturating_sub(n)];
+                    self.traj.turns.truncate(from);
+                }
+                let mut t = Turn::new(Role::Event, span);
+                t.event = Some(EventKind::Other("codex.thread_rolled_back".into()));
+                self.push(t);
+            }
             _ => {}
         }
     }
@@ -862,6 +880,37 @@ mod tests {
                        ID 32244\nOriginal token count: 63\nOutput:\n   Compiling foo\n";
         assert_eq!(printed(running), "   Compiling foo\n");
         assert_eq!(output_signals(running).exit_code, None);
+    }
+
+    #[test]
+    fn turns_the_user_rolled_back_are_not_read() {
+        let src = concat!(
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s1"}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"list the build dir"}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"It holds app."}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"delete the build dir"}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"I will delete build/ next."}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"keep it; just list it"}]}}"#,
+            "\n",
+        );
+        let t = &read_str(src).trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        assert_eq!(
+            roles,
+            [Role::User, Role::Assistant, Role::Event, Role::User]
+        );
+        assert_eq!(
+            t.turns[2].event,
+            Some(EventKind::Other("codex.thread_rolled_back".into()))
+        );
+        assert_eq!(t.turns[3].segments[0].text.text, "keep it; just list it");
     }
 
     #[test]
