@@ -453,11 +453,17 @@ impl<'a> Events<'a> {
         // `success` on a command observation only restates `exit_code == 0`; a non-zero exit
         // (grep finding nothing) is for the analysis to judge, so it counts only without one.
         let failed = d.get(e, "success").and_then(|v| d.as_bool(v)) == Some(false);
-        let is_error = name == "error" || (failed && exit_code.is_none());
-        let error_kind = (name == "error")
-            .then(|| extras.and_then(|x| d.get_str(x, "error_id")))
-            .flatten()
-            .filter(|s| !s.is_empty());
+        // (A call the user refused never ran: `user_rejected`.)
+        let rejected = name == "user_rejected";
+        let is_error = name == "error" || rejected || (failed && exit_code.is_none());
+        let error_kind = if rejected {
+            Some("rejected".to_string())
+        } else {
+            (name == "error")
+                .then(|| extras.and_then(|x| d.get_str(x, "error_id")))
+                .flatten()
+                .filter(|s| !s.is_empty())
+        };
         t.result = Some(ToolResult {
             call_id,
             call: None,
@@ -838,6 +844,20 @@ mod tests {
         assert_eq!(r.exit_code, Some(2));
         assert_eq!(r.call, Some((1, 0)));
         assert_eq!(t.turns[4].result.as_ref().unwrap().call, Some((3, 0)));
+    }
+
+    #[test]
+    fn a_call_the_user_rejected_failed() {
+        let src = r#"[
+ {"id": 0, "source": "user", "action": "message", "args": {"content": "Delete the build dir."}},
+ {"id": 1, "source": "agent", "action": "run", "args": {"command": "rm -rf build", "thought": "Removing it.", "confirmation_state": "rejected"}},
+ {"id": 2, "source": "user", "cause": 1, "observation": "user_rejected", "content": "Action has been rejected by the user! Waiting for further user input.", "extras": {}}
+]"#;
+        let t = &read_str(src).trajectories[0];
+        let r = t.turns[2].result.as_ref().unwrap();
+        assert_eq!(r.call, Some((1, 0)));
+        assert!(r.is_error);
+        assert_eq!(r.error_kind.as_deref(), Some("rejected"));
     }
 
     #[test]
