@@ -143,13 +143,22 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     continue;
                 };
                 let flag = |key: &str| d.get(rec, key).and_then(|v| d.as_bool(v)) == Some(true);
+                // (A harness message between the boundary and the summary, another agent's say,
+                // is not in the way.)
                 let after_boundary = matches!(
-                    traj.turns.last().and_then(|t| t.event.as_ref()),
+                    traj.turns
+                        .iter()
+                        .rev()
+                        .find(|t| t.role != Role::System)
+                        .and_then(|t| t.event.as_ref()),
                     Some(EventKind::Compaction { .. })
                 );
                 // `claude -p --output-format stream-json` marks no summary as such: it is the
-                // message the harness made (`isSynthetic`) right after the boundary.
-                let is_summary = flag("isCompactSummary") || flag("isSynthetic") && after_boundary;
+                // message the harness made itself (`isSynthetic`, not replayed, from no other
+                // sender) after the boundary.
+                let own_synthetic =
+                    flag("isSynthetic") && !flag("isReplay") && origin_is_human(&d, rec);
+                let is_summary = flag("isCompactSummary") || own_synthetic && after_boundary;
                 // Injected by the harness (caveats, command output, a hook's verdict, another
                 // agent's report handed back), not said by the user.
                 let injected = flag("isMeta") || flag("isSynthetic") || !origin_is_human(&d, rec);
@@ -1126,6 +1135,8 @@ mod tests {
             r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"I will run the tests later."}]},"parent_tool_use_id":null,"session_id":"s9","uuid":"a1"}"#,
             r#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Hook blocked: lint first"}]},"session_id":"s9","parent_tool_use_id":null,"uuid":"h1","isSynthetic":true}"#,
             r#"{"type":"system","subtype":"compact_boundary","session_id":"s9","uuid":"cb","compact_metadata":{"trigger":"manual","pre_tokens":52000}}"#,
+            // Another session's message, replayed, is neither the summary nor in its way.
+            r#"{"type":"user","message":{"role":"user","content":"Another Claude session sent a message: bump the version"},"session_id":"s9","parent_tool_use_id":null,"uuid":"p1","isReplay":true,"isSynthetic":true,"origin":{"kind":"peer","from":"unknown"}}"#,
             r#"{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context. Summary: the tests are still to run."},"session_id":"s9","parent_tool_use_id":null,"uuid":"s1","isReplay":false,"isSynthetic":true}"#,
             r#"{"type":"assistant","message":{"id":"msg_2","type":"message","role":"assistant","content":[{"type":"text","text":"Running them now."}]},"parent_tool_use_id":null,"session_id":"s9","uuid":"a2"}"#,
         ]
@@ -1138,13 +1149,14 @@ mod tests {
                 Role::Assistant,
                 Role::System,
                 Role::Event,
+                Role::System,
                 Role::User,
                 Role::Assistant
             ]
         );
-        assert!(t.turns[4].is_summary && !t.turns[2].is_summary);
+        assert!(t.turns[5].is_summary && !t.turns[4].is_summary && !t.turns[2].is_summary);
         assert_eq!(t.compactions.len(), 1);
-        assert_eq!(t.compactions[0].summary_turn, Some(4));
+        assert_eq!(t.compactions[0].summary_turn, Some(5));
         assert_eq!(t.compactions[0].replaced, (0, 2));
     }
 

@@ -252,16 +252,22 @@ fn response_turn(d: &Doc, r: &Value, span: Span) -> Turn {
     t
 }
 
-/// The exit code the shell tool states in its output: a line `Exit Code: N` after the output,
-/// or, with nothing printed, `Command exited with code: N` alone.
+/// The exit code the shell tool states in its output: the `Exit Code: N` line it appends after
+/// what the command printed (only for a code other than 0; `Signal:`, `Background PIDs:` …
+/// may follow it), or, with nothing printed, `Command exited with code: N` alone. Read from the
+/// end: a line the command printed itself ("echo Exit Code: $?") is not the shell's.
 pub(super) fn shell_exit_code(t: &Turn) -> Option<i64> {
+    const AFTER: [&str; 3] = ["Signal:", "Background PIDs:", "Process Group PGID:"];
     let text = &t.segments.first()?.text.text;
-    text.lines().find_map(|l| {
-        let rest = l
-            .strip_prefix("Exit Code: ")
-            .or_else(|| l.strip_prefix("Command exited with code: "))?;
-        super::leading_int(rest.trim()).map(|(n, _)| n)
-    })
+    let last = text
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !AFTER.iter().any(|a| l.starts_with(a)))?;
+    let rest = last
+        .strip_prefix("Exit Code: ")
+        .or_else(|| last.strip_prefix("Command exited with code: "))?;
+    super::leading_int(rest.trim()).map(|(n, _)| n)
 }
 
 /// One message of a Gemini CLI session.

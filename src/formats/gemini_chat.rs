@@ -333,6 +333,21 @@ mod tests {
             .map(exit)
             .collect();
         assert_eq!(codes, [Some(1), None]);
+        // The shell's own line closes the output (a code of 0 writes none): a line the command
+        // printed is not it.
+        let shell = |output: &str| {
+            let src = log(&[&format!(
+                r#"{{"id":"g1","timestamp":"t","type":"gemini","content":"Running.","toolCalls":[{{"id":"c1","name":"run_shell_command","args":{{"command":"x"}},"status":"success","timestamp":"t","result":[{{"functionResponse":{{"id":"c1","name":"run_shell_command","response":{{"output":"{output}"}}}}}}]}}]}}"#
+            )]);
+            let t = &formats::read(src.as_bytes(), None).trajectories[0];
+            t.turns.iter().find_map(exit)
+        };
+        assert_eq!(shell("Output: step 1\\nExit Code: 2\\nstep 2 done"), None);
+        assert_eq!(
+            shell("Output: Exit Code: 0\\nfailed\\nExit Code: 2"),
+            Some(2)
+        );
+        assert_eq!(shell("Output: x\\nExit Code: 1\\nSignal: (none)"), Some(1));
         // Streamed: a command that printed nothing says its code alone.
         let stream = r#"{"type":"init","timestamp":"t","session_id":"g","model":"m"}
 {"type":"tool_use","timestamp":"t","tool_name":"run_shell_command","tool_id":"c1","parameters":{"command":"false"}}
@@ -340,5 +355,11 @@ mod tests {
 "#;
         let t = &formats::read(stream.as_bytes(), None).trajectories[0];
         assert_eq!(t.turns.iter().find_map(exit), Some(1));
+        // Another tool's output saying so is data.
+        let read = stream
+            .replace("run_shell_command", "read_file")
+            .replace(r#"{"command":"false"}"#, r#"{"file_path":"deploy.log"}"#);
+        let t = &formats::read(read.as_bytes(), None).trajectories[0];
+        assert_eq!(t.turns.iter().find_map(exit), None);
     }
 }

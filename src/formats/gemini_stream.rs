@@ -35,6 +35,8 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
     // of its text (the next one continues it).
     let mut open: Option<usize> = None;
     let mut chunk_open = false;
+    // The ids of the shell tool's calls: only its results state an exit code.
+    let mut shell_calls: std::collections::HashSet<String> = std::collections::HashSet::new();
     for line in lines {
         let (span, rec) = (line.span, &line.value);
         let ty = d.get_str(rec, "type").unwrap_or_default();
@@ -72,6 +74,11 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                 traj.turns.push(t);
             }
             "tool_use" => {
+                if d.is(rec, "tool_name", "run_shell_command") {
+                    if let Some(id) = d.get_str(rec, "tool_id") {
+                        shell_calls.insert(id);
+                    }
+                }
                 let call = ToolCall {
                     id: d.get_str(rec, "tool_id"),
                     name: d.get_str(rec, "tool_name").unwrap_or_default(),
@@ -103,12 +110,10 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                     call_id: d.get_str(rec, "tool_id"),
                     is_error: d.is(rec, "status", "error") || error.is_some(),
                     error_kind: error.and_then(|e| d.get_str(e, "type")),
-                    // (The stream's result names no tool: only the shell's own line for a
-                    // command that printed nothing says a code.)
-                    exit_code: t
-                        .segments
-                        .first()
-                        .filter(|s| s.text.text.starts_with("Command exited with code: "))
+                    // (The result names no tool: its call does.)
+                    exit_code: d
+                        .get_str(rec, "tool_id")
+                        .filter(|id| shell_calls.contains(id))
                         .and_then(|_| super::gemini::shell_exit_code(&t)),
                     ..Default::default()
                 });
