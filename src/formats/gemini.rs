@@ -288,11 +288,8 @@ pub(super) fn session_message(d: &Doc, m: &Value, traj: &mut Trajectory) {
         if role == Role::User {
             // Newer CLIs record each tool response again as a user message of
             // `functionResponse` parts: the calls' own `result` already holds it.
-            let responds = content.is_some_and(|c| {
-                d.items(c)
-                    .iter()
-                    .any(|p| d.get(p, "functionResponse").is_some())
-            });
+            let responds =
+                content.is_some_and(|c| d.items(c).iter().any(|p| response_part(d, p).is_some()));
             if t.segments.is_empty() && responds {
                 return;
             }
