@@ -10,9 +10,10 @@
 //! records alone): the harness hands it to the model with the next result, and it is written
 //! nowhere else. A user record the harness wrote (`isMeta`, `isSynthetic`, an `origin` other than
 //! the person's such as another agent's hand-back, a background job's notice) is a system turn,
-//! except the compaction summary (`isCompactSummary`; in print mode's stream, the synthetic
-//! message right after the boundary). Hand-made logs whose records are not linked at all, and the
-//! web export (`{"loglines": [...]}`), are read in file order.
+//! except the compaction summary (`isCompactSummary`; in print mode's stream, the harness's own
+//! synthetic message after the boundary). An API error written as the model's message is an event
+//! of the run stopping. Hand-made logs whose records are not linked at all, and the web export
+//! (`{"loglines": [...]}`), are read in file order.
 
 use super::{anthropic, jsonl_objects, push_content, ReadOutput, Severity, Shape};
 use crate::json::{Doc, Kind, Value};
