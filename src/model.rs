@@ -142,6 +142,11 @@ pub struct Turn {
     pub continues: Option<usize>,
 }
 
+/// The prefix of the event name a reader gives a hook's report on a call that the log writes
+/// without the header a hook's words otherwise carry ("PostToolUse:Edit hook blocking error from
+/// command: …"), followed by the hook's name.
+pub const HOOK_REPORT: &str = "hook-report:";
+
 impl EventKind {
     /// Whether the agent's context starts empty after this event.
     pub fn resets_context(&self) -> bool {

@@ -8,7 +8,9 @@ use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::words::{is_stopword, stem, tokens};
 use super::{fact_at, Fact, Subkind};
-use crate::model::{Role, Segment, SegmentKind, ToolCall, Trajectory, Turn};
+use crate::model::{
+    EventKind, Role, Segment, SegmentKind, ToolCall, Trajectory, Turn, HOOK_REPORT,
+};
 use crate::text::{LineBreaks, Text};
 
 /// Lines read at the head and at the tail of an output for the tool's own verdict.
@@ -215,17 +217,26 @@ fn failure_terms(message: &str) -> Vec<String> {
 /// dealt with the pending code generation. Each fact is the first line of its check that names an
 /// error, a warning or a failure (else its first line); its words are those of that check.
 fn hook_feedback(i: usize, turn: &Turn, lex: &Lexicon) -> Vec<Fact> {
+    let found = turn.segments.iter().find_map(|seg| {
+        let (_, header_end) = lex.hook_feedback.first(&seg.text.text)?;
+        Some((&seg.text, header_end))
+    });
+    // (A report the reader knows for one by where the log put it starts with its words.)
+    let marked = matches!(&turn.event, Some(EventKind::Other(k)) if k.starts_with(HOOK_REPORT));
+    match (found, turn.segments.first()) {
+        (Some((t, header_end)), _) => hook_checks(i, t, header_end),
+        (None, Some(seg)) if marked => hook_checks(i, &seg.text, 0),
+        _ => Vec::new(),
+    }
+}
+
+/// The checks of a hook's report in `t` from `header_end` on (see `hook_feedback`).
+fn hook_checks(i: usize, t: &Text, header_end: usize) -> Vec<Fact> {
     const REPORT_LINES: usize = 12;
     const LINE_BYTES: usize = 240;
     // (A bound on the checks read keeps a long report linear: each line is compared with the
     // lines of the checks before it.)
     const CHECKS: usize = 8;
-    let Some((t, header_end)) = turn.segments.iter().find_map(|seg| {
-        let (_, header_end) = lex.hook_feedback.first(&seg.text.text)?;
-        Some((&seg.text, header_end))
-    }) else {
-        return Vec::new();
-    };
     // The report runs from the header (its own line may hold all of it) to the reminder's end.
     let rest = &t.text[header_end..];
     let body = &rest[..rest.find("</system-reminder>").unwrap_or(rest.len())];

@@ -8,7 +8,7 @@
 //! turn. `progress`, snapshot and queue records are not turns, nor are attachments, except a
 //! prompt sent while the agent worked (a `queued_command` attachment, or in older logs the queue
 //! records alone): the harness hands it to the model with the next result, and it is written
-//! nowhere else. A user record the harness wrote (`isMeta`, `isSynthetic`, an `origin` other than
+//! nowhere else; and a hook's report on a call (`hook_blocking_error`), a system turn. A user record the harness wrote (`isMeta`, `isSynthetic`, an `origin` other than
 //! the person's such as another agent's hand-back, a background job's notice) is a system turn,
 //! except the compaction summary (`isCompactSummary`; in print mode's stream, the harness's own
 //! synthetic message after the boundary). An API error written as the model's message is an event
@@ -260,6 +260,15 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 }
                 first_turn = Some(traj.turns.len());
                 traj.turns.push(t);
+            }
+            // A hook's report on a call, which newer logs write as an attachment (older ones
+            // as an isMeta reminder holding the same words under a header).
+            "attachment" => {
+                if let Some(t) = hook_report(&d, rec, span) {
+                    open = None;
+                    first_turn = Some(traj.turns.len());
+                    traj.turns.push(t);
+                }
             }
             // The closing record of `claude -p --output-format stream-json`: on success it
             // repeats the last message; otherwise the run stopped (turn limit, error). (An API
@@ -678,6 +687,42 @@ fn active_branch(
         );
     }
     order
+}
+
+/// A hook's report on a call (`hook_blocking_error`, `hook_additional_context` of a
+/// `PreToolUse` / `PostToolUse` hook): a system turn of its words, marked as a hook's report by its
+/// event (`HOOK_REPORT` and the hook's name). A `Stop` hook's feedback comes again as a user
+/// record: read there.
+fn hook_report(d: &Doc, rec: &Value, span: Span) -> Option<Turn> {
+    let a = d.get(rec, "attachment")?;
+    let ty = d.get_str(a, "type")?;
+    if !matches!(
+        ty.as_str(),
+        "hook_blocking_error" | "hook_additional_context"
+    ) {
+        return None;
+    }
+    let event = d.get_str(a, "hookEvent").unwrap_or_default();
+    if !event.contains("ToolUse") {
+        return None;
+    }
+    let mut t = Turn::new(Role::System, span);
+    if let Some(e) = d.get(a, "blockingError") {
+        let words = d.get(e, "blockingError").unwrap_or(e);
+        push_content(d, words, SegmentKind::Prose, &mut t);
+    }
+    if let Some(c) = d.get(a, "content") {
+        push_content(d, c, SegmentKind::Prose, &mut t);
+    }
+    if t.segments.is_empty() {
+        return None;
+    }
+    let name = d.get_str(a, "hookName").unwrap_or(event);
+    t.event = Some(EventKind::Other(format!(
+        "{}{name}",
+        crate::model::HOOK_REPORT
+    )));
+    Some(t)
 }
 
 /// What a command the person ran printed, which Claude Code writes as a user message: a slash
@@ -1256,6 +1301,51 @@ mod tests {
             t.turns[6].segments[0].text.text,
             "API Error: 529 Overloaded."
         );
+    }
+
+    #[test]
+    fn a_hook_s_report_written_as_an_attachment_is_a_failure_to_see() {
+        let attachment = |uuid: &str, parent: &str, body: &str| {
+            format!(
+                r#"{{"type":"attachment","uuid":"{uuid}","parentUuid":"{parent}","sessionId":"s1","isSidechain":false,"attachment":{body}}}"#
+            )
+        };
+        let edit = r#"{"type":"tool_use","id":"t1","name":"Edit","input":{"file_path":"/r/a.ex"}}"#;
+        let src = [
+            line("u1", None, "user", &user("rename the helper")),
+            line("a1", Some("u1"), "assistant", &asst("m1", edit)),
+            line("r1", Some("a1"), "user", &result("t1", "The file /r/a.ex has been updated.", false)),
+            attachment(
+                "h1",
+                "r1",
+                r#"{"type":"hook_blocking_error","hookName":"PostToolUse:Edit","toolUseID":"t1","hookEvent":"PostToolUse","blockingError":{"blockingError":"[COMPILE ERROR]\nlib/b.ex:12: undefined function h/0","command":"mix compile"}}"#,
+            ),
+            // A Stop hook's feedback comes again as a user record; a file attachment is context.
+            attachment(
+                "h2",
+                "h1",
+                r#"{"type":"hook_blocking_error","hookName":"Stop","hookEvent":"Stop","blockingError":{"blockingError":"tests fail"}}"#,
+            ),
+            attachment("f1", "h2", r#"{"type":"file","filename":"/r/b.ex","content":"x"}"#),
+            line("a2", Some("f1"), "assistant", &asst("m2", r#"{"type":"text","text":"Renamed."}"#)),
+        ]
+        .join("\n");
+        let t = &read_str(&src).trajectories[0];
+        assert_eq!(
+            roles(t),
+            vec![
+                Role::User,
+                Role::Assistant,
+                Role::Tool,
+                Role::System,
+                Role::Assistant
+            ]
+        );
+        let lex = crate::extract::lexicon::Lexicon::builtin();
+        let a = crate::analysis::analyze(t, src.as_bytes(), &lex);
+        let failures: Vec<(usize, &str)> =
+            a.facts.iter().map(|f| (f.turn, f.text.as_str())).collect();
+        assert_eq!(failures, [(3, "lib/b.ex:12: undefined function h/0")]);
     }
 
     #[test]
