@@ -8,7 +8,8 @@
 //! turn. `progress`, snapshot and queue records are not turns, nor are attachments, except a
 //! prompt sent while the agent worked (a `queued_command` attachment, or in older logs the queue
 //! records alone): the harness hands it to the model with the next result, and it is written
-//! nowhere else; and a hook's report on a call (`hook_blocking_error`), a system turn. A user record the harness wrote (`isMeta`, `isSynthetic`, an `origin` other than
+//! nowhere else; and a hook's report on a call (`hook_blocking_error`, `hook_additional_context`),
+//! a system turn. A user record the harness wrote (`isMeta`, `isSynthetic`, an `origin` other than
 //! the person's such as another agent's hand-back, a background job's notice) is a system turn,
 //! except the compaction summary (`isCompactSummary`; in print mode's stream, the harness's own
 //! synthetic message after the boundary). An API error written as the model's message is an event
