@@ -363,6 +363,11 @@ impl<'a> Doc<'a> {
         }
     }
 
+    /// Whether `v[key]` is true (a boolean, or the string "true").
+    pub fn flag(&self, v: &Value, key: &str) -> bool {
+        self.get(v, key).and_then(|x| self.as_bool(x)) == Some(true)
+    }
+
     pub fn as_bool(&self, v: &Value) -> Option<bool> {
         match v.kind {
             Kind::Bool(b) => Some(b),

@@ -102,7 +102,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     t.result = Some(ToolResult {
                         call_id: d.get_str(r, "call_id"),
                         name: d.get_str(r, "name"),
-                        is_error: d.get(r, "is_error").and_then(|v| d.as_bool(v)) == Some(true),
+                        is_error: d.flag(r, "is_error"),
                         ..Default::default()
                     });
                     traj.turns.push(t);

@@ -72,7 +72,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
         }
         if traj.id.is_none() {
             // A sub-agent file shares its parent's sessionId; its own id is the agentId.
-            let sidechain = d.get(rec, "isSidechain").and_then(|v| d.as_bool(v)) == Some(true);
+            let sidechain = d.flag(rec, "isSidechain");
             traj.id = sidechain
                 .then(|| d.get_str(rec, "agentId"))
                 .flatten()
@@ -95,8 +95,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 // Written by the harness in the model's place: the API error that stopped the
                 // run (`isApiErrorMessage`: "API Error: 529 …", a usage limit), or a canned reply
                 // (model `<synthetic>`: "No response requested.").
-                let api_error =
-                    d.get(rec, "isApiErrorMessage").and_then(|v| d.as_bool(v)) == Some(true);
+                let api_error = d.flag(rec, "isApiErrorMessage");
                 if api_error || d.get_str(msg, "model").as_deref() == Some("<synthetic>") {
                     let t = &mut traj.turns[before];
                     if api_error {
@@ -144,7 +143,6 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 let Some(msg) = d.get(rec, "message").filter(|m| is_object(m)) else {
                     continue;
                 };
-                let flag = |key: &str| d.get(rec, key).and_then(|v| d.as_bool(v)) == Some(true);
                 // (A harness message between the boundary and the summary, another agent's say,
                 // is not in the way.)
                 let after_boundary = matches!(
@@ -158,12 +156,15 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 // `claude -p --output-format stream-json` marks no summary as such: it is the
                 // message the harness made itself (`isSynthetic`, not replayed, from no other
                 // sender) after the boundary.
-                let own_synthetic =
-                    flag("isSynthetic") && !flag("isReplay") && origin_is_human(&d, rec);
-                let is_summary = flag("isCompactSummary") || own_synthetic && after_boundary;
+                let own_synthetic = d.flag(rec, "isSynthetic")
+                    && !d.flag(rec, "isReplay")
+                    && origin_is_human(&d, rec);
+                let is_summary = d.flag(rec, "isCompactSummary") || own_synthetic && after_boundary;
                 // Injected by the harness (caveats, command output, a hook's verdict, another
                 // agent's report handed back), not said by the user.
-                let injected = flag("isMeta") || flag("isSynthetic") || !origin_is_human(&d, rec);
+                let injected = d.flag(rec, "isMeta")
+                    || d.flag(rec, "isSynthetic")
+                    || !origin_is_human(&d, rec);
                 if is_summary {
                     let content = d.get(msg, "content");
                     let mut summary_span = span;
@@ -274,10 +275,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             // The closing record of `claude -p --output-format stream-json`: on success it
             // repeats the last message; otherwise the run stopped (turn limit, error). (An API
             // error may come as subtype "success" with `is_error`.)
-            "result"
-                if !d.is(rec, "subtype", "success")
-                    || d.get(rec, "is_error").and_then(|v| d.as_bool(v)) == Some(true) =>
-            {
+            "result" if !d.is(rec, "subtype", "success") || d.flag(rec, "is_error") => {
                 open = None;
                 let mut t = Turn::new(Role::Event, span);
                 let subtype = d.get_str(rec, "subtype").unwrap_or_else(|| "error".into());
@@ -459,9 +457,7 @@ fn typed_by_the_user(d: &Doc, rec: &Value, attachment: &Value) -> bool {
     let mode_is_prompt = d
         .get_str(attachment, "commandMode")
         .is_none_or(|m| m == "prompt");
-    let meta = [rec, attachment]
-        .iter()
-        .any(|v| d.get(v, "isMeta").and_then(|m| d.as_bool(m)) == Some(true));
+    let meta = [rec, attachment].iter().any(|v| d.flag(v, "isMeta"));
     mode_is_prompt && origin_is_human(d, attachment) && !meta
 }
 
@@ -730,24 +726,29 @@ fn hook_report(d: &Doc, rec: &Value, span: Span) -> Option<Turn> {
 /// command's (`<local-command-stdout>`) or a shell line's (`!ls` gives `<bash-stdout>`). What the
 /// person typed (`<command-name>`, `<bash-input>`) stays theirs.
 fn is_command_output(turn: &Turn) -> bool {
-    const OUTPUTS: [&str; 4] = [
-        "<local-command-stdout>",
-        "<local-command-stderr>",
-        "<bash-stdout>",
-        "<bash-stderr>",
-    ];
+    opens_with(
+        turn,
+        &[
+            "<local-command-stdout>",
+            "<local-command-stderr>",
+            "<bash-stdout>",
+            "<bash-stderr>",
+        ],
+    )
+}
+
+/// Whether a turn's text opens with one of these tags.
+fn opens_with(turn: &Turn, tags: &[&str]) -> bool {
     turn.segments.first().is_some_and(|s| {
         let t = s.text.text.trim_start();
-        OUTPUTS.iter().any(|o| t.starts_with(o))
+        tags.iter().any(|tag| t.starts_with(tag))
     })
 }
 
 /// The harness's notice that a background job finished (`<task-notification>`, with where its
 /// output waits), which Claude Code writes as a user message.
 fn is_task_notification(turn: &Turn) -> bool {
-    turn.segments
-        .first()
-        .is_some_and(|s| s.text.text.trim_start().starts_with("<task-notification>"))
+    opens_with(turn, &["<task-notification>"])
 }
 
 #[cfg(test)]

@@ -388,11 +388,13 @@ impl Reader<'_> {
                     .get(p, "num_turns")
                     .and_then(|v| d.as_i64(v))
                     .map_or(0, |n| n.max(0) as usize);
-                let users: Vec<usize> = (0..self.traj.turns.len())
+                // (The N-th user turn from the end, or the first when there are fewer.)
+                let from = (0..self.traj.turns.len())
+                    .rev()
                     .filter(|&i| self.traj.turns[i].role == Role::User)
-                    .collect();
-                if n > 0 && !users.is_empty() {
-                    let from = users[users.len().saturating_sub(n)];
+                    .take(n)
+                    .last();
+                if let Some(from) = from {
                     self.traj.turns.truncate(from);
                 }
                 let mut t = Turn::new(Role::Event, span);

@@ -168,10 +168,7 @@ impl<'a> Run<'a> {
                 }
             }
             "tool_call" => self.tool_call(span, rec),
-            "result"
-                if !d.is(rec, "subtype", "success")
-                    || d.get(rec, "is_error").and_then(|v| d.as_bool(v)) == Some(true) =>
-            {
+            "result" if !d.is(rec, "subtype", "success") || d.flag(rec, "is_error") => {
                 let mut t = event_turn(&d, rec, span, "cursor.result.error");
                 if let Some(r) = d.get(rec, "result") {
                     push_content(&d, r, SegmentKind::Prose, &mut t);

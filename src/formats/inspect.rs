@@ -371,7 +371,7 @@ fn scan_events(d: &Doc, events: &[Value], messages: &[&Value]) -> EventScan {
     for e in events {
         match d.get_str(e, "event").as_deref() {
             Some("tool") => {
-                let failed = d.get(e, "failed").and_then(|v| d.as_bool(v)) == Some(true);
+                let failed = d.flag(e, "failed");
                 let kind = d.get(e, "error").and_then(|err| d.get_str(err, "type"));
                 if failed || kind.is_some() {
                     if let Some(id) = d.get_str(e, "id") {
@@ -558,7 +558,7 @@ fn push_content(
                         let field = match d.get_str(b, "type").as_deref() {
                             Some("text") | None => "text",
                             Some("reasoning") => {
-                                if d.get(b, "redacted").and_then(|v| d.as_bool(v)) == Some(true) {
+                                if d.flag(b, "redacted") {
                                     // Encrypted reasoning; a readable summary may sit beside it.
                                     "summary"
                                 } else {
@@ -649,7 +649,7 @@ fn tool_event_turn(d: &Doc, e: &Value) -> Turn {
             t.push_text(SegmentKind::Output, msg);
         }
     }
-    let failed = d.get(e, "failed").and_then(|v| d.as_bool(v)) == Some(true);
+    let failed = d.flag(e, "failed");
     t.result = Some(ToolResult {
         call_id: d.get_str(e, "id"),
         name: d.get_str(e, "function"),

@@ -133,8 +133,7 @@ impl Reader<'_> {
                             if let Some(c) = d.get(o, "content") {
                                 push_content(&d, c, SegmentKind::Output, &mut t);
                             }
-                            r.is_error =
-                                d.get(o, "is_error").and_then(|v| d.as_bool(v)) == Some(true);
+                            r.is_error = d.flag(o, "is_error");
                             r.exit_code = d
                                 .get(o, "exit_code")
                                 .or_else(|| d.path(o, &["metadata", "exit_code"]))
@@ -206,8 +205,7 @@ impl Reader<'_> {
         let d = self.d;
         let id = d.get_str(e, "tool_call_id").unwrap_or_default();
         let status = d.get_str(e, "status");
-        let is_error = d.get(e, "is_error").and_then(|v| d.as_bool(v)) == Some(true)
-            || status.as_deref() == Some("failed");
+        let is_error = d.flag(e, "is_error") || status.as_deref() == Some("failed");
         let terminal = is_error || status.as_deref() == Some("completed");
         let name = d
             .get_str(e, "tool_kind")

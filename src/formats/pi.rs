@@ -180,8 +180,7 @@ fn message(d: &Doc, m: &Value, span: Span, traj: &mut Trajectory) {
             t.result = Some(ToolResult {
                 call_id: d.get_str(m, "toolCallId"),
                 name: d.get_str(m, "toolName"),
-                is_error: d.get(m, "isError").and_then(|v| d.as_bool(v)) == Some(true)
-                    || exit_code.is_some_and(|c| c != 0),
+                is_error: d.flag(m, "isError") || exit_code.is_some_and(|c| c != 0),
                 exit_code,
                 ..Default::default()
             });

@@ -51,7 +51,7 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
                 continue;
             }
         }
-        if d.get(rec, "isSidechain").and_then(|v| d.as_bool(v)) == Some(true) {
+        if d.flag(rec, "isSidechain") {
             sidechain += 1;
             continue;
         }

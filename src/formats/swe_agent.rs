@@ -69,8 +69,7 @@ fn read_history(d: &Doc, history: &[Value], traj: &mut Trajectory, out: &mut Rea
         }
         let role = d.get_str(m, "role").unwrap_or_default();
         let mtype = d.get_str(m, "message_type");
-        let demo = d.get(m, "is_demo").and_then(|v| d.as_bool(v)) == Some(true)
-            || mtype.as_deref() == Some("demonstration");
+        let demo = d.flag(m, "is_demo") || mtype.as_deref() == Some("demonstration");
         if demo {
             traj.turns.push(prose_turn(d, Role::System, m));
             continue;
