@@ -141,11 +141,26 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             if has(d, v, "events") && is_inspect_events(d, d.get(v, "events")?) {
                 return Some(Format::Inspect);
             }
-            if d.get(v, "events").is_some_and(|e| {
-                d.items(e)
+            // V1 events: a conversation's `events`, or a page of the agent server's event
+            // search (`{"items": [...], "next_page_id": ...}`).
+            let v1_events = |key: &str| {
+                d.get(v, key).is_some_and(|e| {
+                    d.items(e)
+                        .iter()
+                        .take(20)
+                        .any(|x| super::openhands_sdk::is_event(d, x))
+                })
+            };
+            if v1_events("events") || v1_events("items") {
+                return Some(Format::Openhands);
+            }
+            // The OpenHands server's trajectory export (`GET …/trajectory`): V0 events under
+            // `trajectory`, which SWE-agent also names its steps (they carry no `source`).
+            if d.get(v, "trajectory").is_some_and(|t| {
+                d.items(t)
                     .iter()
-                    .take(20)
-                    .any(|x| super::openhands_sdk::is_event(d, x))
+                    .take(5)
+                    .any(|e| super::openhands::is_v0_event(d, e))
             }) {
                 return Some(Format::Openhands);
             }

@@ -1,5 +1,6 @@
 //! OpenHands event streams (the V1 events of the software-agent-sdk are read by
-//! `super::openhands_sdk`): a JSON array of events (runtime test trajectories), evaluation
+//! `super::openhands_sdk`): a JSON array of events (runtime test trajectories, the app's
+//! trajectory download; the server's export wraps it as `{"trajectory": [...]}`), evaluation
 //! `output.jsonl` (one whole run per line, its `history` the events: V0 events, or the V1 SDK's
 //! in the current harness, read as those are; each run read as its line is parsed, so a file of
 //! hundreds never holds every parse at once), and the older resolver
@@ -84,10 +85,14 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             let Some(doc) = expect_document(shape, &mut out) else {
                 return out;
             };
-            // V1 events: a list of them, or a conversation's `events`.
+            // V1 events: a list of them, a conversation's `events`, or a page of the agent
+            // server's event search (`items`).
             let v1 = match &doc.kind {
                 Kind::Array(items) => Some(items.as_slice()),
-                Kind::Object(_) => d.get(doc, "events").map(|e| d.items(e)),
+                Kind::Object(_) => d
+                    .get(doc, "events")
+                    .or_else(|| d.get(doc, "items"))
+                    .map(|e| d.items(e)),
                 _ => None,
             }
             .filter(|items| {
@@ -123,6 +128,16 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                         if let Some(t) = r.finish() {
                             out.trajectories.push(t);
                         }
+                    }
+                }
+                // The server's trajectory export: `{"trajectory": [V0 events]}`.
+                Kind::Object(_) if d.get(doc, "trajectory").is_some() => {
+                    let mut r = Events::new(d, doc.span);
+                    for e in d.get(doc, "trajectory").map_or(&[][..], |t| d.items(t)) {
+                        r.event(e, &mut out, &mut noted);
+                    }
+                    if let Some(t) = r.finish() {
+                        out.trajectories.push(t);
                     }
                 }
                 Kind::Object(_) if d.get(doc, "history").is_some() => {
@@ -722,6 +737,30 @@ mod tests {
         for w in t.turns.windows(2) {
             assert!(w[0].span.end <= w[1].span.start);
         }
+    }
+
+    /// The server's trajectory export (`GET /api/conversations/{id}/trajectory`) wraps the
+    /// events in `{"trajectory": [...]}`, the key SWE-agent gives its steps: it is read as
+    /// the same events, not as a SWE-agent run.
+    #[test]
+    fn trajectory_export_is_the_event_list() {
+        let wrapped = format!(r#"{{"trajectory": {EVENTS}}}"#);
+        let out = read_str(&wrapped);
+        assert_eq!(out.format, Some(Format::Openhands));
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let bare = &read_str(EVENTS).trajectories[0];
+        let t = &out.trajectories[0];
+        assert_eq!(t.turns.len(), bare.turns.len());
+        let offset = wrapped.find('[').unwrap();
+        for (a, b) in t.turns.iter().zip(&bare.turns) {
+            assert_eq!(a.role, b.role);
+            assert_eq!(a.span.start, b.span.start + offset);
+            assert_eq!(a.calls.len(), b.calls.len());
+        }
+        assert_eq!(t.turns[3].result.as_ref().unwrap().exit_code, Some(1));
+        // A SWE-agent run keeps its reading: its steps carry no `source`.
+        let swe = r#"{"environment":"swe_main","trajectory":[{"action":"ls","observation":"a.py","response":"ls","thought":"look","state":"{}"}],"history":[],"info":{}}"#;
+        assert_eq!(read_str(swe).format, Some(Format::SweAgent));
     }
 
     #[test]

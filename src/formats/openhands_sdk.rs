@@ -1,7 +1,8 @@
 //! OpenHands' V1 events (the software-agent-sdk and the agent server behind the current
 //! OpenHands app and CLI): each event an object tagged by `kind`, with `id` (a UUID),
 //! `timestamp` and `source` (`user`, `agent`, `environment`), kept as a JSON array, one event
-//! per line, or `{"events": [...]}`
+//! per line, `{"events": [...]}`, or a page of the agent server's event search
+//! (`{"items": [...], "next_page_id": ...}`).
 //!
 //! - `SystemPromptEvent {system_prompt}`: the system prompt;
 //! - `MessageEvent {llm_message: {role, content: [blocks]}}`: a user's or the agent's message;
@@ -410,7 +411,9 @@ mod tests {
         let lines = EVENTS.join("\n") + "\n";
         let array = format!("[{}]", EVENTS.join(",\n"));
         let state = format!("{{\"id\": \"conv\", \"events\": {array}}}");
-        for src in [&lines, &array, &state] {
+        // A page of the agent server's event search (`GET …/events/search`).
+        let page = format!("{{\"items\": {array}, \"next_page_id\": null}}");
+        for src in [&lines, &array, &state, &page] {
             assert_eq!(detect::detect(src.as_bytes()), Some(Format::Openhands));
             let out = formats::read(src.as_bytes(), None);
             assert!(out.issues.is_empty(), "{:?}", out.issues);
