@@ -9,13 +9,14 @@
 //! - `{"$rewindTo": id}` removes that message and every one after it (the user went back);
 //! - `{"$set": {...}}` patches the metadata; with `messages` it replaces the whole
 //!   conversation: after a compression, the messages the model keeps and the summary it was
-//!   given in place of the rest.
+//!   given in place of the rest; after a rewind (as newer CLIs write it), the messages before
+//!   the point the user went back to, and nothing new.
 //!
 //! A message is read as it last stood before the next one began (a later rewrite of an earlier
 //! message is the CLI updating its record, not a new turn), with the message reader of the
 //! legacy single-document sessions. Rewound messages are not read (a note says how many). A
-//! `$set` of messages that drops some is a compaction: an event turn, then the messages it
-//! brings that the log had not seen (the summary), read as summary turns.
+//! `$set` of messages that drops some and brings new ones is a compaction: an event turn, then
+//! the messages it brings that the log had not seen (the summary), read as summary turns.
 
 use super::gemini::session_message;
 use super::{compaction_turn, turn_hull, Line, ReadOutput};
@@ -99,7 +100,28 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                     .iter()
                     .filter(|m| d.get_str(m, "id").is_none_or(|id| !present.contains(&id)))
                     .collect();
-                if !dropped.is_empty() {
+                // Keeping the first messages, adding none: the conversation was cut back (a
+                // rewind written as a rewrite), not compressed, which always brings its summary.
+                let cut = (!dropped.is_empty() && new.is_empty())
+                    .then(|| {
+                        entries.iter().position(
+                            |e| matches!(e, Entry::Message { id, .. } if !kept.contains(id)),
+                        )
+                    })
+                    .flatten()
+                    .filter(|&at| {
+                        entries[at..]
+                            .iter()
+                            .all(|e| matches!(e, Entry::Message { id, .. } if !kept.contains(id)))
+                    });
+                if let Some(at) = cut {
+                    for e in entries.drain(at..) {
+                        if let Entry::Message { id, .. } = e {
+                            present.remove(&id);
+                            rewound += 1;
+                        }
+                    }
+                } else if !dropped.is_empty() {
                     for id in &dropped {
                         present.remove(id);
                     }
@@ -257,6 +279,51 @@ mod tests {
         let t = &formats::read(bare.as_bytes(), None).trajectories[0];
         assert_eq!(t.turns.len(), 1);
         assert_eq!(t.turns[0].role, User);
+    }
+
+    /// A rewind written as a `$set` of the messages before the point the user went back to:
+    /// the messages after it are not read, and it is no compaction (nothing was summarized).
+    #[test]
+    fn a_rewrite_that_only_cuts_the_tail_is_a_rewind() {
+        let src = log(&[
+            r#"{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"I'll add a test later."}"#,
+            r#"{"id":"u2","timestamp":"t","type":"user","content":"Also rename it."}"#,
+            r#"{"id":"g2","timestamp":"t","type":"gemini","content":"Renaming."}"#,
+            r#"{"$set":{"messages":[{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."},{"id":"g1","timestamp":"t","type":"gemini","content":"I'll add a test later."}]}}"#,
+            r#"{"id":"u3","timestamp":"t","type":"user","content":"Now the docs."}"#,
+        ]);
+        let out = formats::read(src.as_bytes(), None);
+        assert!(out
+            .issues
+            .iter()
+            .any(|i| i.message.contains("skipped 2 message")));
+        let t = &out.trajectories[0];
+        let texts: Vec<&str> = t
+            .turns
+            .iter()
+            .map(|u| u.segments[0].text.text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            ["Fix the parser.", "I'll add a test later.", "Now the docs."]
+        );
+        assert!(t.turns.iter().all(|u| u.event.is_none() && !u.is_summary));
+        // Dropping from the middle without a summary is still a compaction: context was lost.
+        let src = log(&[
+            r#"{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"I'll add a test later."}"#,
+            r#"{"id":"u2","timestamp":"t","type":"user","content":"Also rename it."}"#,
+            r#"{"$set":{"messages":[{"id":"u2","timestamp":"t","type":"user","content":"Also rename it."}]}}"#,
+        ]);
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        assert!(matches!(
+            t.turns.last().unwrap().event,
+            Some(EventKind::Compaction {
+                replaced: Some((0, 1)),
+                ..
+            })
+        ));
     }
 
     #[test]
