@@ -22,10 +22,13 @@ use crate::source::Span;
 use std::collections::HashSet;
 
 /// User-role messages the harness injects (context, instructions, markers), read as System.
-const INJECTED_PREFIXES: [&str; 16] = [
+const INJECTED_PREFIXES: [&str; 19] = [
     "<environment_context>",
     "<user_instructions>",
     "# agents.md instructions",
+    "<agents_instructions>",
+    "<multiagent_context>",
+    "<goal_context>",
     "<skill>",
     "<user_shell_command>",
     "<turn_aborted>",
@@ -388,10 +391,12 @@ impl Reader<'_> {
                     .get(p, "num_turns")
                     .and_then(|v| d.as_i64(v))
                     .map_or(0, |n| n.max(0) as usize);
-                // (The N-th user turn from the end, or the first when there are fewer.)
+                // (The N-th user turn from the end, or the first when there are fewer. Codex
+                // counts what `/review` hands back as a user turn: it is not among the
+                // contexts it injects, though the harness wrote it.)
                 let from = (0..self.traj.turns.len())
                     .rev()
-                    .filter(|&i| self.traj.turns[i].role == Role::User)
+                    .filter(|&i| starts_a_user_turn(&self.traj.turns[i]))
                     .take(n)
                     .last();
                 if let Some(from) = from {
@@ -495,6 +500,15 @@ fn injected_text(text: &str) -> bool {
         .collect::<String>()
         .to_ascii_lowercase();
     INJECTED_PREFIXES.iter().any(|p| head.starts_with(p))
+}
+
+/// Whether Codex counts this turn as a user turn when it rolls turns back.
+fn starts_a_user_turn(t: &Turn) -> bool {
+    t.role == Role::User
+        || t.role == Role::System
+            && t.segments
+                .first()
+                .is_some_and(|s| s.text.text.trim_start().starts_with("<user_action>"))
 }
 
 /// A `function_call_output` / `custom_tool_call_output` item as a tool turn.
@@ -913,6 +927,21 @@ mod tests {
             Some(EventKind::Other("codex.thread_rolled_back".into()))
         );
         assert_eq!(t.turns[3].segments[0].text.text, "keep it; just list it");
+
+        // What `/review` hands back is the harness's words, but a turn of its own to roll back.
+        let review = concat!(
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"list the build dir"}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_action><context>review</context><action>review</action><results>Looks fine.</results></user_action>"}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Noted."}]}}"#,
+            "\n",
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}"#,
+            "\n",
+        );
+        let t = &read_str(review).trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        assert_eq!(roles, [Role::User, Role::Event]);
     }
 
     #[test]
@@ -928,6 +957,9 @@ mod tests {
             user("<hook_prompt hook_run_id=\\\"h1\\\">Tests still fail; keep going.</hook_prompt>"),
             user("<subagents>\\n- explorer: read-only\\n</subagents>"),
             user("<plugins>none</plugins>"),
+            user("<agents_instructions>\\n## Agents\\n</agents_instructions>"),
+            user("<multiagent_context>\\n<current_thread_canonical_path>/root</current_thread_canonical_path>\\n</multiagent_context>"),
+            user("<goal_context>Continue toward the goal.</goal_context>"),
             r#"{"timestamp":"t","type":"response_item","payload":{"type":"context_compaction","encrypted_content":"gAAA"}}"#.to_string(),
         ]
         .join("\n");
@@ -937,6 +969,9 @@ mod tests {
             roles,
             [
                 Role::User,
+                Role::System,
+                Role::System,
+                Role::System,
                 Role::System,
                 Role::System,
                 Role::System,
