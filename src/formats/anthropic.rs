@@ -1,8 +1,14 @@
 //! Anthropic Messages API transcripts: `{role, content}` messages whose content is a string or a
 //! list of `text` / `thinking` / `tool_use` / `tool_result` blocks. The block handling here is
 //! shared with the Claude Code reader, whose `message` field has the same shape.
+//!
+//! A `compaction` block (the API's server-side compaction) opens the response that follows a
+//! compaction: it is a compaction event that replaced every turn before it, then its summary.
 
-use super::{expect_document, jsonl_objects, push_block, push_content, ReadOutput, Shape};
+use super::{
+    compaction_turn, expect_document, jsonl_objects, push_block, push_content, summary_turn,
+    ReadOutput, Shape,
+};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -70,6 +76,7 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
     };
     let mut turn = Turn::new(role, span);
     let mut results = Vec::new();
+    let mut compacted = false;
     match &content.kind {
         Kind::Str { .. } => push_content(d, content, SegmentKind::Prose, &mut turn),
         Kind::Array(blocks) => {
@@ -78,6 +85,13 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
                 match ty.as_str() {
                     "tool_use" | "server_tool_use" => turn.calls.push(tool_call(d, b)),
                     "tool_result" => results.push(tool_result_turn(d, b)),
+                    // The API's server-side compaction: the summary it wrote in place of every
+                    // message before this one (it opens the response; later requests send it
+                    // first, and the API drops what came before).
+                    "compaction" => {
+                        compaction(d, b, traj);
+                        compacted = true;
+                    }
                     _ => push_block(d, b, SegmentKind::Prose, &mut turn),
                 }
             }
@@ -85,7 +99,7 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
         _ => {}
     }
     if turn.has_text() || !turn.calls.is_empty() {
-        if !results.is_empty() {
+        if !results.is_empty() || compacted {
             // Text beside tool results: the turn is its own blocks, so turn spans stay disjoint.
             let covered = turn
                 .segments
@@ -98,6 +112,25 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
         traj.turns.push(turn);
     }
     traj.turns.extend(results);
+}
+
+/// A `compaction` block: the compaction event, then its summary (`content`; without one, the
+/// compaction is opaque).
+fn compaction(d: &Doc, b: &Value, traj: &mut Trajectory) {
+    let summary = d.get(b, "content").filter(|c| match c.kind {
+        Kind::Str { .. } => d.str(c).is_some_and(|s| !s.trim().is_empty()),
+        Kind::Array(_) => true,
+        _ => false,
+    });
+    traj.turns.push(compaction_turn(
+        b.span,
+        summary.map(|c| c.span.start),
+        "anthropic.compaction",
+        None,
+    ));
+    if let Some(c) = summary {
+        traj.turns.push(summary_turn(d, c, Span::new(c.span.start, b.span.end)));
+    }
 }
 
 /// A `tool_use` block as a call.
@@ -129,4 +162,56 @@ pub fn tool_result_turn(d: &Doc, b: &Value) -> Turn {
         ..Default::default()
     });
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats;
+    use crate::model::{EventKind, Format, Role, SegmentKind};
+
+    /// A server-side compaction: the `compaction` block opens the assistant's response. It
+    /// replaced every turn before it; its summary is the compaction's, not the agent's words.
+    #[test]
+    fn a_compaction_block_is_a_compaction_and_its_summary() {
+        let src = r#"[
+ {"role": "user", "content": "Find the flaky test and fix it."},
+ {"role": "assistant", "content": [{"type": "text", "text": "I will run the suite."}, {"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": "pytest"}}]},
+ {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "1 failed"}]},
+ {"role": "assistant", "content": [{"type": "compaction", "content": "The user wants the flaky test fixed; test_io fails once in ten runs.", "signature": "Eu8B"}, {"type": "text", "text": "Next I will rerun test_io."}]},
+ {"role": "user", "content": "Go on."},
+ {"role": "assistant", "content": [{"type": "compaction", "content": null}]}
+]"#;
+        let out = formats::read(src.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::Anthropic));
+        let t = &out.trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        use Role::*;
+        assert_eq!(
+            roles,
+            [User, Assistant, Tool, Event, User, Assistant, User, Event]
+        );
+        assert_eq!(t.compactions.len(), 2);
+        let c = &t.compactions[0];
+        assert_eq!((c.turn, c.replaced, c.summary_turn), (3, (0, 2), Some(4)));
+        assert!(!c.opaque);
+        let summary = &t.turns[4];
+        assert!(summary.is_summary);
+        assert_eq!(summary.segments[0].kind, SegmentKind::Summary);
+        assert!(summary.segments[0].text.text.starts_with("The user wants"));
+        // The agent's own words after it are its turn alone.
+        assert_eq!(t.turns[5].segments.len(), 1);
+        assert_eq!(t.turns[5].segments[0].text.text, "Next I will rerun test_io.");
+        // Without a summary it is opaque, and replaced what came since the last one, that
+        // one's summary included.
+        let c = &t.compactions[1];
+        assert!(c.opaque);
+        assert_eq!((c.turn, c.replaced), (7, (4, 6)));
+        assert!(matches!(
+            t.turns[7].event,
+            Some(EventKind::Compaction { ref name, .. }) if name == "anthropic.compaction"
+        ));
+        for w in t.turns.windows(2) {
+            assert!(w[0].span.end <= w[1].span.start, "{:?} {:?}", w[0].span, w[1].span);
+        }
+    }
 }

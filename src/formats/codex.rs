@@ -332,7 +332,11 @@ impl Reader<'_> {
                 self.push(t);
             }
             "compaction" | "compaction_summary" | "context_compaction" => {
-                self.compaction(span, "codex.compaction", true);
+                let name = match self.traj.format {
+                    Format::OpenaiResponses => "openai-responses.compaction",
+                    _ => "codex.compaction",
+                };
+                self.compaction(span, name, true);
             }
             // Items with no turn of their own: undo snapshots, hosted tool calls whose result
             // stays inside the model, and the API's catch-all.

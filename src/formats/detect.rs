@@ -288,13 +288,16 @@ fn is_mini_swe_observation(d: &Doc, m: &Value) -> bool {
             .is_some_and(|c| c.trim_start().starts_with("<returncode>"))
 }
 
-/// OpenAI chat or Anthropic Messages: Anthropic content blocks carry `tool_use`/`tool_result`.
+/// OpenAI chat or Anthropic Messages: Anthropic content blocks carry `tool_use`/`tool_result`,
+/// or the `compaction` a server-side compaction returns.
 fn chat_flavour(d: &Doc, messages: &[Value]) -> Format {
     let anthropic = messages.iter().any(|m| {
         d.get(m, "content").is_some_and(|c| {
-            d.items(c)
-                .iter()
-                .any(|b| d.is(b, "type", "tool_use") || d.is(b, "type", "tool_result"))
+            d.items(c).iter().any(|b| {
+                d.is(b, "type", "tool_use")
+                    || d.is(b, "type", "tool_result")
+                    || d.is(b, "type", "compaction")
+            })
         })
     });
     if anthropic {

@@ -138,6 +138,25 @@ mod tests {
         assert_eq!(t.turns[1].calls[0].name, "shell");
     }
 
+    /// A history carried past a server-side compaction holds its opaque `compaction` item: a
+    /// compaction of everything before it.
+    #[test]
+    fn a_compaction_item_is_an_opaque_compaction() {
+        let run = RUN.trim_end().trim_end_matches(']').to_string()
+            + r#", {"type": "compaction", "id": "cmp_1", "encrypted_content": "gAAAAB"},
+ {"content": "Try again.", "role": "user"}]"#;
+        let out = read_str(&run);
+        assert_eq!(out.format, Some(Format::OpenaiResponses));
+        let t = &out.trajectories[0];
+        assert_eq!(t.turns.len(), 7);
+        assert_eq!(t.turns[5].role, Role::Event);
+        assert_eq!(t.compactions.len(), 1);
+        let c = &t.compactions[0];
+        assert!(c.opaque);
+        assert_eq!((c.turn, c.replaced), (5, (0, 4)));
+        assert_eq!(c.kind, "openai-responses.compaction");
+    }
+
     #[test]
     fn chat_completions_messages_are_not_responses_items() {
         let chat = r#"[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello",
