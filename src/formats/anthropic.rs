@@ -129,7 +129,8 @@ fn compaction(d: &Doc, b: &Value, traj: &mut Trajectory) {
         None,
     ));
     if let Some(c) = summary {
-        traj.turns.push(summary_turn(d, c, Span::new(c.span.start, b.span.end)));
+        traj.turns
+            .push(summary_turn(d, c, Span::new(c.span.start, b.span.end)));
     }
 }
 
@@ -200,7 +201,10 @@ mod tests {
         assert!(summary.segments[0].text.text.starts_with("The user wants"));
         // The agent's own words after it are its turn alone.
         assert_eq!(t.turns[5].segments.len(), 1);
-        assert_eq!(t.turns[5].segments[0].text.text, "Next I will rerun test_io.");
+        assert_eq!(
+            t.turns[5].segments[0].text.text,
+            "Next I will rerun test_io."
+        );
         // Without a summary it is opaque, and replaced what came since the last one, that
         // one's summary included.
         let c = &t.compactions[1];
@@ -211,7 +215,12 @@ mod tests {
             Some(EventKind::Compaction { ref name, .. }) if name == "anthropic.compaction"
         ));
         for w in t.turns.windows(2) {
-            assert!(w[0].span.end <= w[1].span.start, "{:?} {:?}", w[0].span, w[1].span);
+            assert!(
+                w[0].span.end <= w[1].span.start,
+                "{:?} {:?}",
+                w[0].span,
+                w[1].span
+            );
         }
     }
 }

@@ -506,13 +506,18 @@ fn injected_text(text: &str) -> bool {
     INJECTED_PREFIXES.iter().any(|p| head.starts_with(p))
 }
 
-/// Whether Codex counts this turn as a user turn when it rolls turns back.
+/// Whether Codex counts this turn as a user turn when it rolls turns back. (Its first text is
+/// the one `is_injected` judged.)
 fn starts_a_user_turn(t: &Turn) -> bool {
+    const REVIEW: &str = "<user_action>";
     t.role == Role::User
         || t.role == Role::System
             && t.segments
-                .first()
-                .is_some_and(|s| s.text.text.trim_start().starts_with("<user_action>"))
+                .iter()
+                .map(|s| s.text.text.trim_start())
+                .find(|s| !s.is_empty())
+                .and_then(|s| s.get(..REVIEW.len()))
+                .is_some_and(|head| head.eq_ignore_ascii_case(REVIEW))
 }
 
 /// A `function_call_output` / `custom_tool_call_output` item as a tool turn.
@@ -936,7 +941,7 @@ mod tests {
         let review = concat!(
             r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"list the build dir"}]}}"#,
             "\n",
-            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_action><context>review</context><action>review</action><results>Looks fine.</results></user_action>"}]}}"#,
+            r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":""},{"type":"input_text","text":"<USER_ACTION><context>review</context><action>review</action><results>Looks fine.</results></USER_ACTION>"}]}}"#,
             "\n",
             r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Noted."}]}}"#,
             "\n",

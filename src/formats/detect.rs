@@ -141,8 +141,8 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             if has(d, v, "events") && is_inspect_events(d, d.get(v, "events")?) {
                 return Some(Format::Inspect);
             }
-            // V1 events: a conversation's `events`, or a page of the agent server's event
-            // search (`{"items": [...], "next_page_id": ...}`).
+            // V1 events: a conversation's `events`, a page of the agent server's event search
+            // (`{"items": [...], "next_page_id": ...}`), or wrapped as the server exports V0's.
             let v1_events = |key: &str| {
                 d.get(v, key).is_some_and(|e| {
                     d.items(e)
@@ -151,7 +151,7 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
                         .any(|x| super::openhands_sdk::is_event(d, x))
                 })
             };
-            if v1_events("events") || v1_events("items") {
+            if v1_events("events") || v1_events("items") || v1_events("trajectory") {
                 return Some(Format::Openhands);
             }
             // The OpenHands server's trajectory export (`GET …/trajectory`): V0 events under
@@ -159,7 +159,7 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             if d.get(v, "trajectory").is_some_and(|t| {
                 d.items(t)
                     .iter()
-                    .take(5)
+                    .take(20)
                     .any(|e| super::openhands::is_v0_event(d, e))
             }) {
                 return Some(Format::Openhands);

@@ -20,7 +20,7 @@
 
 use super::gemini::session_message;
 use super::{compaction_turn, turn_hull, Line, ReadOutput};
-use crate::json::{Doc, Value};
+use crate::json::{Doc, Kind, Value};
 use crate::model::{Format, SegmentKind, Trajectory};
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};
@@ -84,7 +84,10 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                 }
             }
         } else if let Some(set) = d.get(rec, "$set") {
-            if let Some(messages) = d.get(set, "messages") {
+            if let Some(messages) = d
+                .get(set, "messages")
+                .filter(|m| matches!(m.kind, Kind::Array(_)))
+            {
                 let kept: HashSet<String> = d
                     .items(messages)
                     .iter()
@@ -102,18 +105,12 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                     .collect();
                 // Keeping the first messages, adding none: the conversation was cut back (a
                 // rewind written as a rewrite), not compressed, which always brings its summary.
+                // (Messages an earlier compression dropped are no longer in the conversation.)
+                let cut_off = |e: &Entry| matches!(e, Entry::Message { id, .. } if present.contains(id) && !kept.contains(id));
                 let cut = (!dropped.is_empty() && new.is_empty())
-                    .then(|| {
-                        entries.iter().position(
-                            |e| matches!(e, Entry::Message { id, .. } if !kept.contains(id)),
-                        )
-                    })
+                    .then(|| entries.iter().position(cut_off))
                     .flatten()
-                    .filter(|&at| {
-                        entries[at..]
-                            .iter()
-                            .all(|e| matches!(e, Entry::Message { id, .. } if !kept.contains(id)))
-                    });
+                    .filter(|&at| entries[at..].iter().all(cut_off));
                 if let Some(at) = cut {
                     for e in entries.drain(at..) {
                         if let Entry::Message { id, .. } = e {
@@ -205,7 +202,7 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
     if rewound > 0 {
         out.note(
             Span::new(0, bytes.len().min(1)),
-            format!("skipped {rewound} message(s) the conversation was rewound past ($rewindTo)"),
+            format!("skipped {rewound} message(s) the conversation was rewound past"),
         );
     }
     if !traj.turns.is_empty() {
@@ -309,6 +306,49 @@ mod tests {
             ["Fix the parser.", "I'll add a test later.", "Now the docs."]
         );
         assert!(t.turns.iter().all(|u| u.event.is_none() && !u.is_summary));
+        // After a compression, too: what it dropped is no longer in the conversation.
+        let src = log(&[
+            r#"{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."}"#,
+            r#"{"id":"g1","timestamp":"t","type":"gemini","content":"Fixed."}"#,
+            r#"{"$set":{"messages":[{"id":"s1","timestamp":"t","type":"user","content":"Parser fixed."}]}}"#,
+            r#"{"id":"u2","timestamp":"t","type":"user","content":"Now the docs."}"#,
+            r#"{"id":"g2","timestamp":"t","type":"gemini","content":"Docs done."}"#,
+            r#"{"id":"u3","timestamp":"t","type":"user","content":"And the tests."}"#,
+            r#"{"$set":{"messages":[{"id":"s1","timestamp":"t","type":"user","content":"Parser fixed."},{"id":"u2","timestamp":"t","type":"user","content":"Now the docs."},{"id":"g2","timestamp":"t","type":"gemini","content":"Docs done."}]}}"#,
+            r#"{"id":"u4","timestamp":"t","type":"user","content":"Instead, the changelog."}"#,
+        ]);
+        let out = formats::read(src.as_bytes(), None);
+        assert!(out
+            .issues
+            .iter()
+            .any(|i| i.message.contains("skipped 1 message")));
+        let t = &out.trajectories[0];
+        let texts: Vec<&str> = t
+            .turns
+            .iter()
+            .map(|u| u.segments.first().map_or("", |s| s.text.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Fix the parser.",
+                "Fixed.",
+                "",
+                "Parser fixed.",
+                "Now the docs.",
+                "Docs done.",
+                "Instead, the changelog."
+            ]
+        );
+        assert_eq!(t.compactions.len(), 1);
+        // A `$set` whose `messages` is no list says nothing about them.
+        let src = log(&[
+            r#"{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."}"#,
+            r#"{"$set":{"messages":null}}"#,
+        ]);
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        assert_eq!(t.turns.len(), 1);
+        assert!(t.compactions.is_empty());
         // Dropping from the middle without a summary is still a compaction: context was lost.
         let src = log(&[
             r#"{"id":"u1","timestamp":"t","type":"user","content":"Fix the parser."}"#,

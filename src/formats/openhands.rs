@@ -85,22 +85,24 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             let Some(doc) = expect_document(shape, &mut out) else {
                 return out;
             };
-            // V1 events: a list of them, a conversation's `events`, or a page of the agent
-            // server's event search (`items`).
-            let v1 = match &doc.kind {
-                Kind::Array(items) => Some(items.as_slice()),
-                Kind::Object(_) => d
-                    .get(doc, "events")
-                    .or_else(|| d.get(doc, "items"))
-                    .map(|e| d.items(e)),
-                _ => None,
-            }
-            .filter(|items| {
+            // V1 events: a list of them, a conversation's `events`, a page of the agent
+            // server's event search (`items`), or wrapped as the server exports V0 events.
+            let holds_v1 = |items: &[Value]| {
                 items
                     .iter()
                     .take(20)
                     .any(|e| openhands_sdk::is_event(&d, e))
-            });
+            };
+            let v1 = match &doc.kind {
+                Kind::Array(items) => Some(items.as_slice()),
+                Kind::Object(_) => ["events", "items", "trajectory"]
+                    .iter()
+                    .filter_map(|k| d.get(doc, k))
+                    .map(|e| d.items(e))
+                    .find(|items| holds_v1(items)),
+                _ => None,
+            }
+            .filter(|items| holds_v1(items));
             if let Some(items) = v1 {
                 let events: Vec<(Span, &Value)> = items.iter().map(|e| (e.span, e)).collect();
                 out.trajectories
@@ -131,7 +133,11 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     }
                 }
                 // The server's trajectory export: `{"trajectory": [V0 events]}`.
-                Kind::Object(_) if d.get(doc, "trajectory").is_some() => {
+                Kind::Object(_)
+                    if d
+                        .get(doc, "trajectory")
+                        .is_some_and(|t| matches!(t.kind, Kind::Array(_))) =>
+                {
                     let mut r = Events::new(d, doc.span);
                     for e in d.get(doc, "trajectory").map_or(&[][..], |t| d.items(t)) {
                         r.event(e, &mut out, &mut noted);

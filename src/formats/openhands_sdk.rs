@@ -413,7 +413,9 @@ mod tests {
         let state = format!("{{\"id\": \"conv\", \"events\": {array}}}");
         // A page of the agent server's event search (`GET …/events/search`).
         let page = format!("{{\"items\": {array}, \"next_page_id\": null}}");
-        for src in [&lines, &array, &state, &page] {
+        let both = format!("{{\"events\": [], \"items\": {array}}}");
+        let export = format!("{{\"trajectory\": {array}}}");
+        for src in [&lines, &array, &state, &page, &both, &export] {
             assert_eq!(detect::detect(src.as_bytes()), Some(Format::Openhands));
             let out = formats::read(src.as_bytes(), None);
             assert!(out.issues.is_empty(), "{:?}", out.issues);
