@@ -4280,3 +4280,65 @@ fn an_editor_command_runs_nothing_so_the_run_it_names_is_owed() {
         "{owed:#?} (run at {run})"
     );
 }
+
+/// Turns a compaction kept word for word (Claude Code's preserved segment: they lie before the
+/// boundary in the file, and the context goes on from them) stay in view: a reference after
+/// the summary binds to them, not to nothing.
+#[test]
+fn turns_a_compaction_preserved_stay_antecedents() {
+    let rec = |uuid: &str, parent: Option<&str>, role: &str, content: Value| {
+        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "isSidechain": false, "message": {"role": role, "content": content}})
+        .to_string()
+    };
+    let boundary = json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb",
+        "parentUuid": null, "logicalParentUuid": "a1", "sessionId": "s1",
+        "compactMetadata": {"trigger": "auto",
+            "preservedSegment": {"headUuid": "u1", "anchorUuid": "cs", "tailUuid": "a1"}}});
+    let summary = json!({"type": "user", "uuid": "cs", "parentUuid": "cb", "sessionId": "s1",
+        "isCompactSummary": true,
+        "message": {"role": "user", "content": "The user asked for a greeting; it was given."}});
+    let log = [
+        rec("u0", None, "user", json!("Say hello.")),
+        rec(
+            "a0",
+            Some("u0"),
+            "assistant",
+            json!([{"type": "text", "text": "Hello!"}]),
+        ),
+        rec("u1", Some("a0"), "user", json!("How do I fix the build?")),
+        rec(
+            "a1",
+            Some("u1"),
+            "assistant",
+            json!([{"type": "text",
+            "text": "Two ways:\n1. Pin the compiler to 1.80.\n2. Upgrade the serde crate."}]),
+        ),
+        boundary.to_string(),
+        summary.to_string(),
+        rec(
+            "u2",
+            Some("a1"),
+            "user",
+            json!("Let's go with the second option."),
+        ),
+    ]
+    .join("\n");
+    let report = process("session.jsonl", log.as_bytes());
+    let a = &report.analyses[0];
+    assert_eq!(report.read.trajectories[0].compactions[0].replaced, (0, 1));
+    let refs: Vec<(usize, &str, Option<usize>, Status)> = a
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Ordinal)
+        .map(|f| {
+            (
+                f.turn,
+                f.text.as_str(),
+                f.antecedent.as_ref().map(|l| l.turn),
+                f.status,
+            )
+        })
+        .collect();
+    assert_eq!(refs, [(6, "the second option", Some(3), Status::Bound)]);
+}

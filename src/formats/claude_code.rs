@@ -626,6 +626,36 @@ fn active_branch(
             answered.extend(ids);
         }
     }
+    // A compaction that kept the latest messages word for word (`preservedSegment`) is off the
+    // chain: the next message goes on from the preserved tail, and Claude Code links the
+    // preserved head to the summary only when it loads the session. Where the segment is on
+    // the branch, its boundary and summary are read where they lie.
+    let mut boundaries: HashSet<String> = HashSet::new();
+    for (i, (_, v)) in records.iter().enumerate() {
+        if on[i] || !d.is(v, "subtype", "compact_boundary") {
+            continue;
+        }
+        let kept = ["headUuid", "tailUuid"].iter().any(|k| {
+            d.path(v, &["compactMetadata", "preservedSegment", k])
+                .and_then(|u| d.str(u))
+                .and_then(|u| by_uuid.get(&u))
+                .is_some_and(|&j| on[j])
+        });
+        if let Some(u) = d.get_str(v, "uuid").filter(|_| kept) {
+            taken[i] = true;
+            boundaries.insert(u);
+        }
+    }
+    if !boundaries.is_empty() {
+        for (i, (_, v)) in records.iter().enumerate() {
+            if !on[i]
+                && d.get_str(v, "parentUuid")
+                    .is_some_and(|p| boundaries.contains(&p))
+            {
+                taken[i] = true;
+            }
+        }
+    }
     // A prompt sent while the agent worked and not on the chain (the model gets it with the
     // next tool result) is read by its place in the file: a queue record, or an attachment
     // whose parent the branch reads (or is not in the file). One under an abandoned branch,

@@ -268,25 +268,48 @@ pub fn extract(
         .and_then(|u| u.segments.first())
         .map(|s| opening(&s.text.text))
         .unwrap_or("");
-    let mut vis = Visible::default();
-    for (i, turn) in traj.turns.iter().enumerate() {
-        let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
-        let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
-        if resets || compaction && compactions == Compactions::Stop {
-            vis = std::mem::take(&mut vis).after(compaction);
-            continue;
-        }
-        let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
-        // The identifiers of each segment: what this turn refers back to, and what later turns
-        // can refer back to.
-        let ids: Vec<Vec<(usize, usize)>> = if turn.role == Role::Event {
+    let ids_of = |turn: &Turn| -> Vec<Vec<(usize, usize)>> {
+        if turn.role == Role::Event {
             Vec::new()
         } else {
             turn.segments
                 .iter()
                 .map(|s| identifiers(&s.text.text, lex))
                 .collect()
-        };
+        }
+    };
+    let mut vis = Visible::default();
+    let mut next_compaction = 0;
+    for (i, turn) in traj.turns.iter().enumerate() {
+        let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
+        let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
+        if resets || compaction && compactions == Compactions::Stop {
+            vis = std::mem::take(&mut vis).after(compaction);
+            // The turns between what a compaction replaced and the compaction itself were kept
+            // word for word (Claude Code's preserved segment, the events a condensation did not
+            // forget): they stay in view. (Compactions are in turn order: a cursor finds it.)
+            while traj
+                .compactions
+                .get(next_compaction)
+                .is_some_and(|c| c.turn < i)
+            {
+                next_compaction += 1;
+            }
+            if let Some(c) = traj
+                .compactions
+                .get(next_compaction)
+                .filter(|c| c.turn == i)
+            {
+                for k in c.replaced.1 + 1..i {
+                    remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
+                }
+            }
+            continue;
+        }
+        let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
+        // The identifiers of each segment: what this turn refers back to, and what later turns
+        // can refer back to.
+        let ids = ids_of(turn);
         if dialogue && vis.seen_dialogue {
             let reader = Reader {
                 i,
