@@ -142,16 +142,20 @@ impl Plan {
     }
 }
 
-/// The first turn the agent still sees: after the latest compaction or reset event.
+/// The first turn the agent still sees: after the latest compaction or reset event, or the
+/// first turn that compaction kept word for word (a preserved segment before it).
 pub fn window_start(traj: &Trajectory) -> usize {
-    traj.turns
+    let Some(i) = traj.turns.iter().rposition(|t| {
+        t.event
+            .as_ref()
+            .is_some_and(|e| matches!(e, EventKind::Compaction { .. }) || e.resets_context())
+    }) else {
+        return 0;
+    };
+    traj.compactions
         .iter()
-        .rposition(|t| {
-            t.event
-                .as_ref()
-                .is_some_and(|e| matches!(e, EventKind::Compaction { .. }) || e.resets_context())
-        })
-        .map_or(0, |i| i + 1)
+        .rfind(|c| c.turn == i)
+        .map_or(i + 1, |c| (c.replaced.1 + 1).min(i + 1))
 }
 
 /// Summary turns in the window that carry live facts of the span their compaction replaced:

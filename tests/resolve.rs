@@ -4341,4 +4341,8 @@ fn turns_a_compaction_preserved_stay_antecedents() {
         })
         .collect();
     assert_eq!(refs, [(6, "the second option", Some(3), Status::Bound)]);
+    // What the agent sees, and a plan may compact, starts at the preserved turns.
+    let annotated = trajlint::annotate(log.as_bytes()).expect("read");
+    let plan = annotated[0].plan(&trajlint::plan::PlanOptions::new(1_000_000));
+    assert_eq!(plan.window, (2, 6));
 }
