@@ -4346,3 +4346,130 @@ fn turns_a_compaction_preserved_stay_antecedents() {
     let plan = annotated[0].plan(&trajlint::plan::PlanOptions::new(1_000_000));
     assert_eq!(plan.window, (2, 6));
 }
+
+/// Two compactions in a row that each keep their latest turns (Claude Code): the second
+/// replaces what the first kept, and the turns in view, and in a plan's window, are only the
+/// second's kept turns and what follows. A summary reached through an attachment under the
+/// boundary is still read as the summary.
+#[test]
+fn a_second_preserving_compaction_replaces_what_the_first_kept() {
+    let rec = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
+        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "isSidechain": false,
+               "message": {"role": role, "content": [{"type": "text", "text": text}]}})
+        .to_string()
+    };
+    let boundary = |uuid: &str, head: &str, tail: &str, anchor: &str| {
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": uuid, "parentUuid": null,
+            "logicalParentUuid": tail, "sessionId": "s1", "isSidechain": false,
+            "compactMetadata": {"trigger": "auto", "preservedSegment":
+                {"headUuid": head, "anchorUuid": anchor, "tailUuid": tail}}})
+        .to_string()
+    };
+    let summary = |uuid: &str, parent: &str, text: &str| {
+        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+            "isSidechain": false, "isCompactSummary": true,
+            "message": {"role": "user", "content": text}})
+        .to_string()
+    };
+    let log = [
+        rec("u0", None, "user", "Say hello."),
+        rec("a0", Some("u0"), "assistant", "Hello!"),
+        rec("u1", Some("a0"), "user", "Fix the build."),
+        rec(
+            "a1",
+            Some("u1"),
+            "assistant",
+            "Two ways:\n1. Pin the compiler.\n2. Upgrade serde.",
+        ),
+        boundary("cb1", "u1", "a1", "cs1"),
+        json!({"type": "attachment", "uuid": "att", "parentUuid": "cb1", "sessionId": "s1",
+            "isSidechain": false, "attachment": {"type": "plan_mode"}})
+        .to_string(),
+        summary("cs1", "att", "The user said hello."),
+        rec("u2", Some("a1"), "user", "Which is faster?"),
+        rec("a2", Some("u2"), "assistant", "Upgrading."),
+        boundary("cb2", "u2", "a2", "cs2"),
+        summary(
+            "cs2",
+            "cb2",
+            "The user wants the build fixed: pin or upgrade.",
+        ),
+        rec("u3", Some("a2"), "user", "Let's go with the second option."),
+    ]
+    .join("\n");
+    let report = process("session.jsonl", log.as_bytes());
+    let t = &report.read.trajectories[0];
+    let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+    use Role::*;
+    assert_eq!(
+        roles,
+        [User, Assistant, User, Assistant, Event, User, User, Assistant, Event, User, User]
+    );
+    let c: Vec<((usize, usize), Option<usize>)> = t
+        .compactions
+        .iter()
+        .map(|c| (c.replaced, c.summary_turn))
+        .collect();
+    assert_eq!(c, [((0, 1), Some(5)), ((2, 5), Some(9))]);
+    // "the second option" was in a turn the second compaction replaced: nothing in view says it.
+    let a = &report.analyses[0];
+    let refs: Vec<(usize, Option<usize>, Status)> = a
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Ordinal)
+        .map(|f| (f.turn, f.antecedent.as_ref().map(|l| l.turn), f.status))
+        .collect();
+    assert_eq!(refs, [(10, None, Status::Unbound)]);
+    let annotated = trajlint::annotate(log.as_bytes()).expect("read");
+    let plan = annotated[0].plan(&trajlint::plan::PlanOptions::new(1_000_000));
+    assert_eq!(plan.window, (6, 10));
+}
+
+/// A compaction that keeps nothing: the window opens after it, not on it.
+#[test]
+fn the_plan_window_opens_after_a_compaction_that_kept_nothing() {
+    let messages = r#"[
+ {"role": "user", "content": "Find the flaky test."},
+ {"role": "assistant", "content": [{"type": "text", "text": "Running the suite."}]},
+ {"role": "assistant", "content": [{"type": "compaction", "content": "The user wants the flaky test found."}, {"type": "text", "text": "Next I rerun test_io."}]},
+ {"role": "user", "content": "Go on."}
+]"#;
+    let annotated = trajlint::annotate(messages.as_bytes()).expect("read");
+    let plan = annotated[0].plan(&trajlint::plan::PlanOptions::new(1_000_000));
+    assert_eq!(plan.window, (3, 5));
+}
+
+/// OpenHands: a condensation that forgets only events an earlier one already forgot does not
+/// bring them back into view.
+#[test]
+fn a_later_condensation_does_not_bring_back_what_an_earlier_one_forgot() {
+    let events = json!([
+        {"id": 0, "source": "user", "action": "message", "args": {"content": "Fix the build."}},
+        {"id": 1, "source": "agent", "action": "message",
+         "args": {"content": "Two ways:\n1. Pin the compiler.\n2. Upgrade serde."}},
+        {"id": 2, "source": "user", "action": "message", "args": {"content": "Which is faster?"}},
+        {"id": 3, "source": "agent", "action": "message", "args": {"content": "Upgrading is."}},
+        {"id": 4, "source": "agent", "action": "condensation",
+         "args": {"forgotten_event_ids": [1, 2], "summary": "The user wants the build fixed."}},
+        {"id": 5, "source": "agent", "action": "message", "args": {"content": "Ready."}},
+        {"id": 6, "source": "agent", "action": "condensation",
+         "args": {"forgotten_event_ids": [0]}},
+        {"id": 7, "source": "user", "action": "message",
+         "args": {"content": "Let's go with the second option."}}
+    ]);
+    let report = process("events.json", events.to_string().as_bytes());
+    let a = &report.analyses[0];
+    let t = &report.read.trajectories[0];
+    let last = t.turns.len() - 1;
+    let refs: Vec<(usize, Option<usize>)> = a
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Ordinal)
+        .map(|f| (f.turn, f.antecedent.as_ref().map(|l| l.turn)))
+        .collect();
+    assert_eq!(refs.len(), 1);
+    assert_eq!(refs[0].0, last);
+    // Not the list the first condensation forgot.
+    assert_ne!(refs[0].1, Some(1));
+}

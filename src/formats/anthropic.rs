@@ -10,7 +10,7 @@ use super::{
     ReadOutput, Shape,
 };
 use crate::json::{Doc, Kind, Value};
-use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
@@ -64,7 +64,8 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
 }
 
 /// Pushes the turns of one Anthropic-shaped message `{role, content}`: one turn for its text and
-/// tool calls, plus one tool turn per `tool_result` block.
+/// tool calls, plus one tool turn per `tool_result` block. A `compaction` block splits the
+/// message: what comes before it is read before it.
 pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
     let role = match d.get_str(msg, "role").as_deref() {
         Some("assistant") => Role::Assistant,
@@ -76,7 +77,7 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
     };
     let mut turn = Turn::new(role, span);
     let mut results = Vec::new();
-    let mut compacted = false;
+    let mut split = false;
     match &content.kind {
         Kind::Str { .. } => push_content(d, content, SegmentKind::Prose, &mut turn),
         Kind::Array(blocks) => {
@@ -89,8 +90,10 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
                     // message before this one (it opens the response; later requests send it
                     // first, and the API drops what came before).
                     "compaction" => {
+                        let before = std::mem::replace(&mut turn, Turn::new(role, span));
+                        finish(before, std::mem::take(&mut results), true, traj);
                         compaction(d, b, traj);
-                        compacted = true;
+                        split = true;
                     }
                     _ => push_block(d, b, SegmentKind::Prose, &mut turn),
                 }
@@ -98,9 +101,14 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
         }
         _ => {}
     }
+    finish(turn, results, split, traj);
+}
+
+/// Pushes a message's turn (if it says or calls anything) and its results. `narrow`: the turn
+/// covers only its own blocks (results or a compaction lie beside them), so spans stay disjoint.
+fn finish(mut turn: Turn, results: Vec<Turn>, narrow: bool, traj: &mut Trajectory) {
     if turn.has_text() || !turn.calls.is_empty() {
-        if !results.is_empty() || compacted {
-            // Text beside tool results: the turn is its own blocks, so turn spans stay disjoint.
+        if narrow || !results.is_empty() {
             let covered = turn
                 .segments
                 .iter()
@@ -115,22 +123,45 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
 }
 
 /// A `compaction` block: the compaction event, then its summary (`content`; without one, the
-/// compaction is opaque).
+/// compaction is opaque). It replaced the turns since the previous one; not the system prompt,
+/// which the API keeps. (A log that opens with it, a request after a compaction, shows nothing
+/// it replaced: only its summary is read.)
 fn compaction(d: &Doc, b: &Value, traj: &mut Trajectory) {
-    let summary = d.get(b, "content").filter(|c| match c.kind {
+    let summary = d.get(b, "content").filter(|c| match &c.kind {
         Kind::Str { .. } => d.str(c).is_some_and(|s| !s.trim().is_empty()),
-        Kind::Array(_) => true,
+        Kind::Array(items) => !items.is_empty(),
         _ => false,
     });
-    traj.turns.push(compaction_turn(
-        b.span,
-        summary.map(|c| c.span.start),
-        "anthropic.compaction",
-        None,
-    ));
+    let from = traj
+        .turns
+        .iter()
+        .rposition(|t| matches!(t.event, Some(EventKind::Compaction { .. })))
+        .map_or_else(
+            || {
+                traj.turns
+                    .iter()
+                    .take_while(|t| t.role == Role::System)
+                    .count()
+            },
+            |k| k + 1,
+        );
+    let here = traj.turns.len();
+    if from < here {
+        traj.turns.push(compaction_turn(
+            b.span,
+            summary.map(|c| c.span.start),
+            "anthropic.compaction",
+            Some((from, here - 1)),
+        ));
+    }
     if let Some(c) = summary {
+        let start = if from < here {
+            c.span.start
+        } else {
+            b.span.start
+        };
         traj.turns
-            .push(summary_turn(d, c, Span::new(c.span.start, b.span.end)));
+            .push(summary_turn(d, c, Span::new(start, b.span.end)));
     }
 }
 
@@ -222,5 +253,41 @@ mod tests {
                 w[1].span
             );
         }
+    }
+
+    /// Blocks before a compaction block in its message are read before it; a request that
+    /// opens with the block (after the system prompt the API keeps) shows nothing it replaced.
+    #[test]
+    fn a_compaction_block_inside_a_message_and_at_the_start_of_a_request() {
+        let src = r#"[
+ {"role": "user", "content": "Go."},
+ {"role": "assistant", "content": [{"type": "thinking", "thinking": "Long run."}, {"type": "compaction", "content": "Went."}, {"type": "text", "text": "Going on."}]},
+ {"role": "user", "content": [{"type": "compaction", "content": []}]}
+]"#;
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        use Role::*;
+        assert_eq!(roles, [User, Assistant, Event, User, Assistant, Event]);
+        for w in t.turns.windows(2) {
+            assert!(
+                w[0].span.end <= w[1].span.start,
+                "{:?} {:?}",
+                w[0].span,
+                w[1].span
+            );
+        }
+        assert_eq!(t.compactions[0].replaced, (0, 1));
+        // An empty list of blocks is no summary.
+        assert!(t.compactions[1].opaque);
+
+        let request = r#"{"system": "You are terse.", "messages": [
+ {"role": "assistant", "content": [{"type": "compaction", "content": "The user wants the tests fixed."}]},
+ {"role": "user", "content": "Go on."}
+]}"#;
+        let t = &formats::read(request.as_bytes(), None).trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        assert_eq!(roles, [System, User, User]);
+        assert!(t.compactions.is_empty());
+        assert!(t.turns[1].is_summary);
     }
 }

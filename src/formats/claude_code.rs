@@ -230,14 +230,21 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 open = None;
                 let subtype = d.get_str(rec, "subtype").unwrap_or_default();
                 if subtype == "compact_boundary" {
+                    // What it replaced: the turns since the previous compaction's (its kept
+                    // turns included), up to the first it keeps itself.
+                    let here = traj.turns.len();
+                    let preserved = preserved_bound(&d, rec, &turn_of_uuid, segment_start);
+                    let replaced =
+                        preserved.or((segment_start < here).then(|| (segment_start, here - 1)));
                     let mut t = Turn::new(Role::Event, span);
                     t.event = Some(EventKind::Compaction {
                         name: "claude-code.compact_boundary".into(),
-                        replaced: preserved_bound(&d, rec, &turn_of_uuid, segment_start),
+                        replaced,
                         opaque: false,
                     });
                     traj.turns.push(t);
-                    segment_start = traj.turns.len();
+                    // (The turns it kept are the next compaction's to replace.)
+                    segment_start = preserved.map_or(traj.turns.len(), |(_, last)| last + 1);
                 } else if subtype == "microcompact_boundary" {
                     let mut t = Turn::new(Role::Event, span);
                     t.event = Some(EventKind::Other("claude-code.microcompact_boundary".into()));
@@ -630,21 +637,40 @@ fn active_branch(
     // chain: the next message goes on from the preserved tail, and Claude Code links the
     // preserved head to the summary only when it loads the session. Where the segment is on
     // the branch, its boundary and summary are read where they lie.
+    let side_of = |v: &Value| d.get(v, "isSidechain").and_then(|x| d.as_bool(x));
+    let leaf_side = side_of(records[leaf].1);
     let mut boundaries: HashSet<String> = HashSet::new();
     for (i, (_, v)) in records.iter().enumerate() {
-        if on[i] || !d.is(v, "subtype", "compact_boundary") {
+        if on[i]
+            || !d.is(v, "subtype", "compact_boundary")
+            || side_of(v).is_some_and(|s| Some(s) != leaf_side)
+        {
             continue;
         }
-        let kept = ["headUuid", "tailUuid"].iter().any(|k| {
+        let segment = |k: &str| {
             d.path(v, &["compactMetadata", "preservedSegment", k])
                 .and_then(|u| d.str(u))
-                .and_then(|u| by_uuid.get(&u))
-                .is_some_and(|&j| on[j])
-        });
-        if let Some(u) = d.get_str(v, "uuid").filter(|_| kept) {
-            taken[i] = true;
-            boundaries.insert(u);
+                .and_then(|u| by_uuid.get(&u).copied())
+        };
+        let kept = ["headUuid", "tailUuid"]
+            .iter()
+            .any(|k| segment(k).is_some_and(|j| on[j]));
+        let Some(u) = d.get_str(v, "uuid").filter(|_| kept) else {
+            continue;
+        };
+        taken[i] = true;
+        // Its summary: the anchor the head is relinked to, and what lies between it and the
+        // boundary (an attachment may); and the boundary's own children.
+        let mut at = segment("anchorUuid");
+        let mut steps = 0;
+        while let Some(j) = at.filter(|&j| j != i && !on[j] && !taken[j] && steps < 16) {
+            taken[j] = true;
+            steps += 1;
+            at = d
+                .get_str(records[j].1, "parentUuid")
+                .and_then(|p| by_uuid.get(&p).copied());
         }
+        boundaries.insert(u);
     }
     if !boundaries.is_empty() {
         for (i, (_, v)) in records.iter().enumerate() {
@@ -660,14 +686,11 @@ fn active_branch(
     // next tool result) is read by its place in the file: a queue record, or an attachment
     // whose parent the branch reads (or is not in the file). One under an abandoned branch,
     // or a sub-agent's, is not.
-    let leaf_side = d
-        .get(records[leaf].1, "isSidechain")
-        .and_then(|v| d.as_bool(v));
     let mut sent: Vec<usize> = prompts.iter().copied().filter(|&k| !on[k]).collect();
     sent.sort_unstable();
     for k in sent {
         let v = records[k].1;
-        let side = d.get(v, "isSidechain").and_then(|x| d.as_bool(x));
+        let side = side_of(v);
         let parent = d
             .get_str(v, "parentUuid")
             .and_then(|p| by_uuid.get(&p).copied());

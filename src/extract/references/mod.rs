@@ -280,6 +280,8 @@ pub fn extract(
     };
     let mut vis = Visible::default();
     let mut next_compaction = 0;
+    // The first turn after the latest compaction or reset.
+    let mut after_latest = 0;
     for (i, turn) in traj.turns.iter().enumerate() {
         let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
         let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
@@ -287,7 +289,9 @@ pub fn extract(
             vis = std::mem::take(&mut vis).after(compaction);
             // The turns between what a compaction replaced and the compaction itself were kept
             // word for word (Claude Code's preserved segment, the events a condensation did not
-            // forget): they stay in view. (Compactions are in turn order: a cursor finds it.)
+            // forget): they stay in view. Only those since the previous compaction or reset:
+            // what came before it was that one's to keep, and each turn is read again at most
+            // once. (Compactions are in turn order: a cursor finds this one.)
             while traj
                 .compactions
                 .get(next_compaction)
@@ -295,15 +299,15 @@ pub fn extract(
             {
                 next_compaction += 1;
             }
-            if let Some(c) = traj
+            let kept_from = traj
                 .compactions
                 .get(next_compaction)
-                .filter(|c| c.turn == i)
-            {
-                for k in c.replaced.1 + 1..i {
-                    remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
-                }
+                .filter(|c| compaction && c.turn == i)
+                .map_or(i, |c| (c.replaced.1 + 1).max(after_latest));
+            for k in kept_from..i {
+                remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
             }
+            after_latest = i + 1;
             continue;
         }
         let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
