@@ -4473,3 +4473,31 @@ fn a_later_condensation_does_not_bring_back_what_an_earlier_one_forgot() {
     // Not the list the first condensation forgot.
     assert_ne!(refs[0].1, Some(1));
 }
+
+/// A sub-agent's compaction boundary whose preserved segment names messages of the main branch
+/// (a fork inherits their uuids) is not the main conversation's compaction.
+#[test]
+fn a_sub_agent_s_boundary_is_not_the_main_branch_s() {
+    let rec = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
+        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "isSidechain": false,
+               "message": {"role": role, "content": [{"type": "text", "text": text}]}})
+        .to_string()
+    };
+    let log = [
+        rec("u0", None, "user", "Say hello."),
+        rec("a0", Some("u0"), "assistant", "Hello!"),
+        rec("u1", Some("a0"), "user", "Fix the build."),
+        rec("a1", Some("u1"), "assistant", "On it."),
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": "sb", "parentUuid": null,
+            "sessionId": "s1", "isSidechain": true, "compactMetadata": {"trigger": "auto",
+            "preservedSegment": {"headUuid": "u1", "anchorUuid": "sb", "tailUuid": "a1"}}})
+        .to_string(),
+        rec("u2", Some("a1"), "user", "Thanks."),
+    ]
+    .join("\n");
+    let report = process("session.jsonl", log.as_bytes());
+    let t = &report.read.trajectories[0];
+    assert_eq!(t.turns.len(), 5);
+    assert!(t.compactions.is_empty());
+}
