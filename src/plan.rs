@@ -19,7 +19,7 @@
 
 use crate::analysis::Analysis;
 use crate::gate::{self, Verdict};
-use crate::model::{EventKind, Role, Trajectory, Turn};
+use crate::model::{EventKind, Role, Trajectory};
 use crate::probe::ProbeReport;
 use crate::source::Span;
 use serde::Serialize;
@@ -143,27 +143,26 @@ impl Plan {
 }
 
 /// The first turn the agent still sees: after the latest compaction or reset event, or the
-/// first turn that compaction kept word for word (a preserved segment before it, after the
-/// compaction or reset before).
+/// first turn that compaction kept word for word (a preserved segment before it, not before
+/// what was in view then).
 pub fn window_start(traj: &Trajectory) -> usize {
-    let is_cut = |t: &Turn| {
-        t.event
-            .as_ref()
-            .is_some_and(|e| matches!(e, EventKind::Compaction { .. }) || e.resets_context())
-    };
-    let Some(i) = traj.turns.iter().rposition(is_cut) else {
-        return 0;
-    };
-    let after_previous = traj.turns[..i]
-        .iter()
-        .rposition(is_cut)
-        .map_or(0, |k| k + 1);
-    traj.compactions
-        .iter()
-        .rfind(|c| c.turn == i)
-        .map(|c| c.replaced.1 + 1)
-        .filter(|&kept| kept < i)
-        .map_or(i + 1, |kept| kept.max(after_previous))
+    let mut compactions = traj.compactions.iter().peekable();
+    let mut view = 0;
+    for (i, t) in traj.turns.iter().enumerate() {
+        let Some(e) = &t.event else { continue };
+        if matches!(e, EventKind::Compaction { .. }) {
+            while compactions.next_if(|c| c.turn < i).is_some() {}
+            view = compactions
+                .peek()
+                .filter(|c| c.turn == i)
+                .map(|c| (c.replaced.1 + 1).max(view))
+                .filter(|&kept| kept < i)
+                .unwrap_or(i + 1);
+        } else if e.resets_context() {
+            view = i + 1;
+        }
+    }
+    view
 }
 
 /// Summary turns in the window that carry live facts of the span their compaction replaced:

@@ -4501,3 +4501,94 @@ fn a_sub_agent_s_boundary_is_not_the_main_branch_s() {
     assert_eq!(t.turns.len(), 5);
     assert!(t.compactions.is_empty());
 }
+
+/// Claude Code compactions that keep turns the previous one kept, or keep every turn since it,
+/// and an anchor that does not lead back to its boundary.
+#[test]
+fn overlapping_preserved_segments_and_a_stray_anchor() {
+    let rec = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
+        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "isSidechain": false,
+               "message": {"role": role, "content": [{"type": "text", "text": text}]}})
+        .to_string()
+    };
+    let boundary = |uuid: &str, head: &str, tail: &str, anchor: &str| {
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": uuid, "parentUuid": null,
+            "logicalParentUuid": tail, "sessionId": "s1", "isSidechain": false,
+            "compactMetadata": {"trigger": "auto", "preservedSegment":
+                {"headUuid": head, "anchorUuid": anchor, "tailUuid": tail}}})
+        .to_string()
+    };
+    let summary = |uuid: &str, parent: &str| {
+        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+            "isSidechain": false, "isCompactSummary": true,
+            "message": {"role": "user", "content": "Summary."}})
+        .to_string()
+    };
+    // (The ordinals with their antecedent's turn, and the plan's window.)
+    type Bindings = Vec<(usize, Option<usize>)>;
+    let ordinals = |log: &str| -> (Bindings, (usize, usize)) {
+        let report = process("session.jsonl", log.as_bytes());
+        let refs = report.analyses[0]
+            .facts
+            .iter()
+            .filter(|f| f.subkind == Subkind::Ordinal)
+            .map(|f| (f.turn, f.antecedent.as_ref().map(|l| l.turn)))
+            .collect();
+        let annotated = trajlint::annotate(log.as_bytes()).expect("read");
+        let plan = annotated[0].plan(&trajlint::plan::PlanOptions::new(1_000_000));
+        (refs, plan.window)
+    };
+    let list = "Two ways:\n1. Pin the compiler.\n2. Upgrade serde.";
+    let pick = "Let's go with the second option.";
+    // The second keeps a2, which the first kept too: it is still in view.
+    let log = [
+        rec("u0", None, "user", "Hi."),
+        rec("a0", Some("u0"), "assistant", "Hello."),
+        rec("u1", Some("a0"), "user", "Fix the build."),
+        rec("a1", Some("u1"), "assistant", "Looking."),
+        rec("u2", Some("a1"), "user", "Options?"),
+        rec("a2", Some("u2"), "assistant", list),
+        boundary("cb1", "u1", "a2", "cs1"),
+        summary("cs1", "cb1"),
+        rec("u3", Some("a2"), "user", "Which is faster?"),
+        rec("a3", Some("u3"), "assistant", "Upgrading."),
+        boundary("cb2", "a2", "a3", "cs2"),
+        summary("cs2", "cb2"),
+        rec("u4", Some("a3"), "user", pick),
+    ]
+    .join("\n");
+    assert_eq!(ordinals(&log), (vec![(12, Some(5))], (5, 12)));
+    // Keeping every turn there is, it replaced nothing: no compaction.
+    let log = [
+        rec("u1", None, "user", "Options?"),
+        rec("a1", Some("u1"), "assistant", list),
+        boundary("cb1", "u1", "a1", "cs1"),
+        summary("cs1", "cb1"),
+        rec("u2", Some("a1"), "user", pick),
+    ]
+    .join("\n");
+    let report = process("session.jsonl", log.as_bytes());
+    assert!(report.read.trajectories[0].compactions.is_empty());
+    assert_eq!(ordinals(&log), (vec![(4, Some(1))], (0, 4)));
+    // An anchor on a branch the user rewound: that branch is not read.
+    let log = [
+        rec("u0", None, "user", "Hi."),
+        rec("a0", Some("u0"), "assistant", "Hello."),
+        rec("x1", Some("a0"), "user", "Delete everything."),
+        rec("x2", Some("x1"), "assistant", "Deleted all files."),
+        rec("u1", Some("a0"), "user", "Options?"),
+        rec("a1", Some("u1"), "assistant", list),
+        boundary("cb1", "u1", "a1", "x2"),
+        summary("cs1", "cb1"),
+        rec("u2", Some("a1"), "user", pick),
+    ]
+    .join("\n");
+    let report = process("session.jsonl", log.as_bytes());
+    let texts: Vec<&str> = report.read.trajectories[0]
+        .turns
+        .iter()
+        .filter_map(|t| t.segments.first().map(|s| s.text.text.as_str()))
+        .collect();
+    assert!(!texts.iter().any(|t| t.contains("Delete")), "{texts:?}");
+}

@@ -104,9 +104,11 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
     finish(turn, results, split, traj);
 }
 
-/// Pushes a message's turn (if it says or calls anything) and its results. `narrow`: the turn
-/// covers only its own blocks (results or a compaction lie beside them), so spans stay disjoint.
+/// Pushes a message's turn (if it says or calls anything) and its results, in file order.
+/// `narrow`: the turn covers only its own blocks (results or a compaction lie beside them), so
+/// spans stay disjoint.
 fn finish(mut turn: Turn, results: Vec<Turn>, narrow: bool, traj: &mut Trajectory) {
+    let from = traj.turns.len();
     if turn.has_text() || !turn.calls.is_empty() {
         if narrow || !results.is_empty() {
             let covered = turn
@@ -120,6 +122,8 @@ fn finish(mut turn: Turn, results: Vec<Turn>, narrow: bool, traj: &mut Trajector
         traj.turns.push(turn);
     }
     traj.turns.extend(results);
+    // (In file order: a message may give its results before its text.)
+    traj.turns[from..].sort_by_key(|t| t.span.start);
 }
 
 /// A `compaction` block: the compaction event, then its summary (`content`; without one, the
@@ -289,5 +293,25 @@ mod tests {
         assert_eq!(roles, [System, User, User]);
         assert!(t.compactions.is_empty());
         assert!(t.turns[1].is_summary);
+    }
+
+    /// Results given before the text in one message: the turns stay in file order.
+    #[test]
+    fn results_before_text_stay_in_file_order() {
+        let src = r#"[
+ {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": "ls"}}]},
+ {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.py"}, {"type": "text", "text": "Now do the second one."}]}
+]"#;
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        assert_eq!(roles, [Role::Assistant, Role::Tool, Role::User]);
+        for w in t.turns.windows(2) {
+            assert!(
+                w[0].span.end <= w[1].span.start,
+                "{:?} {:?}",
+                w[0].span,
+                w[1].span
+            );
+        }
     }
 }

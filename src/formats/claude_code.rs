@@ -145,14 +145,17 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 };
                 // (A harness message between the boundary and the summary, another agent's say,
                 // is not in the way.)
-                let after_boundary = matches!(
-                    traj.turns
-                        .iter()
-                        .rev()
-                        .find(|t| t.role != Role::System)
-                        .and_then(|t| t.event.as_ref()),
-                    Some(EventKind::Compaction { .. })
-                );
+                let after_boundary = match traj
+                    .turns
+                    .iter()
+                    .rev()
+                    .find(|t| t.role != Role::System)
+                    .and_then(|t| t.event.as_ref())
+                {
+                    Some(EventKind::Compaction { .. }) => true,
+                    Some(EventKind::Other(name)) => name == BOUNDARY_KEEPING_ALL,
+                    _ => false,
+                };
                 // `claude -p --output-format stream-json` marks no summary as such: it is the
                 // message the harness made itself (`isSynthetic`, not replayed, from no other
                 // sender) after the boundary.
@@ -231,20 +234,26 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 let subtype = d.get_str(rec, "subtype").unwrap_or_default();
                 if subtype == "compact_boundary" {
                     // What it replaced: the turns since the previous compaction's (its kept
-                    // turns included), up to the first it keeps itself.
+                    // turns included), up to the first it keeps itself. (The turns it kept are
+                    // the next compaction's to replace. One that kept every turn since the
+                    // previous one replaced nothing: no compaction, only a summary of its own.)
                     let here = traj.turns.len();
-                    let preserved = preserved_bound(&d, rec, &turn_of_uuid, segment_start);
-                    let replaced =
-                        preserved.or((segment_start < here).then(|| (segment_start, here - 1)));
+                    let kept = first_preserved(&d, rec, &turn_of_uuid, segment_start);
+                    let replaced = match kept {
+                        Some(first) => (first > segment_start).then(|| (segment_start, first - 1)),
+                        None => (segment_start < here).then(|| (segment_start, here - 1)),
+                    };
                     let mut t = Turn::new(Role::Event, span);
-                    t.event = Some(EventKind::Compaction {
-                        name: "claude-code.compact_boundary".into(),
-                        replaced,
-                        opaque: false,
+                    t.event = Some(match (kept, replaced) {
+                        (Some(_), None) => EventKind::Other(BOUNDARY_KEEPING_ALL.into()),
+                        _ => EventKind::Compaction {
+                            name: "claude-code.compact_boundary".into(),
+                            replaced,
+                            opaque: false,
+                        },
                     });
                     traj.turns.push(t);
-                    // (The turns it kept are the next compaction's to replace.)
-                    segment_start = preserved.map_or(traj.turns.len(), |(_, last)| last + 1);
+                    segment_start = kept.unwrap_or(traj.turns.len());
                 } else if subtype == "microcompact_boundary" {
                     let mut t = Turn::new(Role::Event, span);
                     t.event = Some(EventKind::Other("claude-code.microcompact_boundary".into()));
@@ -342,14 +351,18 @@ fn separate_text_from_results(turns: &mut [Turn]) {
     turns.sort_by_key(|t| t.span.start);
 }
 
-/// With a preserved segment (messages kept word for word across the compaction), the summary
-/// replaced only the turns before the first preserved one.
-fn preserved_bound(
+/// The event of a compaction boundary that kept every turn since the previous one: it replaced
+/// nothing, so it is no compaction.
+const BOUNDARY_KEEPING_ALL: &str = "claude-code.compact_boundary";
+
+/// With a preserved segment (messages kept word for word across the compaction): the first
+/// turn it kept, since `segment_start`. The summary replaced only the turns before it.
+fn first_preserved(
     d: &Doc,
     rec: &Value,
     turn_of_uuid: &HashMap<String, usize>,
     segment_start: usize,
-) -> Option<(usize, usize)> {
+) -> Option<usize> {
     let meta = d.get(rec, "compactMetadata")?;
     let mut uuids: Vec<String> = d
         .path(meta, &["preservedMessages", "uuids"])
@@ -361,12 +374,11 @@ fn preserved_bound(
     {
         uuids.push(h);
     }
-    let first = uuids
+    uuids
         .iter()
         .filter_map(|u| turn_of_uuid.get(u).copied())
         .filter(|&t| t >= segment_start)
-        .min()?;
-    (first > segment_start).then(|| (segment_start, first - 1))
+        .min()
 }
 
 fn is_message(d: &Doc, v: &Value) -> bool {
@@ -660,15 +672,21 @@ fn active_branch(
         };
         taken[i] = true;
         // Its summary: the anchor the head is relinked to, and what lies between it and the
-        // boundary (an attachment may); and the boundary's own children.
+        // boundary (an attachment may), if that path leads back to the boundary on the leaf's
+        // side; and the boundary's own children.
+        let mut path = Vec::new();
         let mut at = segment("anchorUuid");
-        let mut steps = 0;
-        while let Some(j) = at.filter(|&j| j != i && !on[j] && !taken[j] && steps < 16) {
-            taken[j] = true;
-            steps += 1;
+        while let Some(j) = at.filter(|&j| j != i && !on[j] && !taken[j] && path.len() < 16) {
+            path.push(j);
             at = d
                 .get_str(records[j].1, "parentUuid")
                 .and_then(|p| by_uuid.get(&p).copied());
+        }
+        let same_side = |j: &usize| side_of(records[*j].1).is_none_or(|s| Some(s) == leaf_side);
+        if at == Some(i) && path.iter().all(same_side) {
+            for j in path {
+                taken[j] = true;
+            }
         }
         boundaries.insert(u);
     }

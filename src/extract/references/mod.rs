@@ -234,6 +234,9 @@ impl Visible {
     }
 }
 
+/// How many of the turns a compaction kept word for word the binder reads again after it.
+const KEPT_IN_VIEW: usize = 128;
+
 /// Whether the binder stops at a compaction (what the agent sees) or reads on through it (where
 /// a reference would bind had nothing been replaced: the `reference-across-compaction` rule).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -280,18 +283,19 @@ pub fn extract(
     };
     let mut vis = Visible::default();
     let mut next_compaction = 0;
-    // The first turn after the latest compaction or reset.
-    let mut after_latest = 0;
+    // The first turn in view: after the latest compaction or reset, or the first turn that
+    // compaction kept.
+    let mut view_start = 0;
     for (i, turn) in traj.turns.iter().enumerate() {
         let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
         let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
         if resets || compaction && compactions == Compactions::Stop {
             vis = std::mem::take(&mut vis).after(compaction);
-            // The turns between what a compaction replaced and the compaction itself were kept
-            // word for word (Claude Code's preserved segment, the events a condensation did not
-            // forget): they stay in view. Only those since the previous compaction or reset:
-            // what came before it was that one's to keep, and each turn is read again at most
-            // once. (Compactions are in turn order: a cursor finds this one.)
+            // The turns in view between what a compaction replaced and the compaction itself
+            // were kept word for word (Claude Code's preserved segment, the events a
+            // condensation did not forget): they stay in view, the latest `KEPT_IN_VIEW` of
+            // them (a bound that keeps the reading linear however the kept spans overlap).
+            // (Compactions are in turn order: a cursor finds this one.)
             while traj
                 .compactions
                 .get(next_compaction)
@@ -299,15 +303,16 @@ pub fn extract(
             {
                 next_compaction += 1;
             }
-            let kept_from = traj
+            view_start = traj
                 .compactions
                 .get(next_compaction)
                 .filter(|c| compaction && c.turn == i)
-                .map_or(i, |c| (c.replaced.1 + 1).max(after_latest));
-            for k in kept_from..i {
+                .map(|c| (c.replaced.1 + 1).max(view_start))
+                .filter(|&kept| kept < i)
+                .unwrap_or(i + 1);
+            for k in view_start.max(i.saturating_sub(KEPT_IN_VIEW))..i {
                 remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
             }
-            after_latest = i + 1;
             continue;
         }
         let dialogue = matches!(turn.role, Role::User | Role::Assistant) && !turn.is_summary;
