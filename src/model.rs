@@ -196,6 +196,20 @@ pub struct Compaction {
     pub opaque: bool,
 }
 
+impl Compaction {
+    /// The first turn in view after this compaction, `view` being the first in view before it:
+    /// the first turn it kept word for word (between what it replaced and itself: Claude
+    /// Code's preserved segment, the events a condensation did not forget), else the next.
+    pub fn view_after(&self, view: usize) -> usize {
+        let kept = (self.replaced.1 + 1).max(view);
+        if kept < self.turn {
+            kept
+        } else {
+            self.turn + 1
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {

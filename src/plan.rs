@@ -143,8 +143,7 @@ impl Plan {
 }
 
 /// The first turn the agent still sees: after the latest compaction or reset event, or the
-/// first turn that compaction kept word for word (a preserved segment before it, not before
-/// what was in view then).
+/// first turn that compaction kept word for word (`Compaction::view_after`).
 pub fn window_start(traj: &Trajectory) -> usize {
     let mut compactions = traj.compactions.iter().peekable();
     let mut view = 0;
@@ -155,9 +154,7 @@ pub fn window_start(traj: &Trajectory) -> usize {
             view = compactions
                 .peek()
                 .filter(|c| c.turn == i)
-                .map(|c| (c.replaced.1 + 1).max(view))
-                .filter(|&kept| kept < i)
-                .unwrap_or(i + 1);
+                .map_or(i + 1, |c| c.view_after(view));
         } else if e.resets_context() {
             view = i + 1;
         }

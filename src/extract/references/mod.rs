@@ -291,11 +291,10 @@ pub fn extract(
         let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
         if resets || compaction && compactions == Compactions::Stop {
             vis = std::mem::take(&mut vis).after(compaction);
-            // The turns in view between what a compaction replaced and the compaction itself
-            // were kept word for word (Claude Code's preserved segment, the events a
-            // condensation did not forget): they stay in view, the latest `KEPT_IN_VIEW` of
-            // them (a bound that keeps the reading linear however the kept spans overlap).
-            // (Compactions are in turn order: a cursor finds this one.)
+            // The turns a compaction kept word for word stay in view (`view_after`): they are
+            // read again, the latest `KEPT_IN_VIEW` of them (a bound that keeps the reading
+            // linear however the kept spans overlap). (Compactions are in turn order: a cursor
+            // finds this one.)
             while traj
                 .compactions
                 .get(next_compaction)
@@ -307,9 +306,7 @@ pub fn extract(
                 .compactions
                 .get(next_compaction)
                 .filter(|c| compaction && c.turn == i)
-                .map(|c| (c.replaced.1 + 1).max(view_start))
-                .filter(|&kept| kept < i)
-                .unwrap_or(i + 1);
+                .map_or(i + 1, |c| c.view_after(view_start));
             for k in view_start.max(i.saturating_sub(KEPT_IN_VIEW))..i {
                 remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
             }
