@@ -106,7 +106,10 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                 // Keeping the first messages, adding none: the conversation was cut back (a
                 // rewind written as a rewrite), not compressed, which always brings its summary.
                 // (Messages an earlier compression dropped are no longer in the conversation.)
-                let cut_off = |e: &Entry| matches!(e, Entry::Message { id, .. } if present.contains(id) && !kept.contains(id));
+                let cut_off = |e: &Entry| match e {
+                    Entry::Message { id, .. } => present.contains(id) && !kept.contains(id),
+                    Entry::Compaction { .. } => false,
+                };
                 let cut = (!dropped.is_empty() && new.is_empty())
                     .then(|| entries.iter().position(cut_off))
                     .flatten()
