@@ -4281,47 +4281,50 @@ fn an_editor_command_runs_nothing_so_the_run_it_names_is_owed() {
     );
 }
 
+/// A Claude Code message record saying `text`.
+fn cc_line(uuid: &str, parent: Option<&str>, role: &str, text: &str) -> String {
+    json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+           "isSidechain": false,
+           "message": {"role": role, "content": [{"type": "text", "text": text}]}})
+    .to_string()
+}
+
+/// A Claude Code compaction boundary that kept `head`..`tail` word for word, its summary at
+/// `anchor`.
+fn cc_boundary(uuid: &str, head: &str, tail: &str, anchor: &str) -> String {
+    json!({"type": "system", "subtype": "compact_boundary", "uuid": uuid, "parentUuid": null,
+        "logicalParentUuid": tail, "sessionId": "s1", "isSidechain": false,
+        "compactMetadata": {"trigger": "auto", "preservedSegment":
+            {"headUuid": head, "anchorUuid": anchor, "tailUuid": tail}}})
+    .to_string()
+}
+
+/// A Claude Code compaction summary.
+fn cc_summary(uuid: &str, parent: &str, text: &str) -> String {
+    json!({"type": "user", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+        "isSidechain": false, "isCompactSummary": true,
+        "message": {"role": "user", "content": text}})
+    .to_string()
+}
+
 /// Turns a compaction kept word for word (Claude Code's preserved segment: they lie before the
 /// boundary in the file, and the context goes on from them) stay in view: a reference after
 /// the summary binds to them, not to nothing.
 #[test]
 fn turns_a_compaction_preserved_stay_antecedents() {
-    let rec = |uuid: &str, parent: Option<&str>, role: &str, content: Value| {
-        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-               "isSidechain": false, "message": {"role": role, "content": content}})
-        .to_string()
-    };
-    let boundary = json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb",
-        "parentUuid": null, "logicalParentUuid": "a1", "sessionId": "s1",
-        "compactMetadata": {"trigger": "auto",
-            "preservedSegment": {"headUuid": "u1", "anchorUuid": "cs", "tailUuid": "a1"}}});
-    let summary = json!({"type": "user", "uuid": "cs", "parentUuid": "cb", "sessionId": "s1",
-        "isCompactSummary": true,
-        "message": {"role": "user", "content": "The user asked for a greeting; it was given."}});
     let log = [
-        rec("u0", None, "user", json!("Say hello.")),
-        rec(
-            "a0",
-            Some("u0"),
-            "assistant",
-            json!([{"type": "text", "text": "Hello!"}]),
-        ),
-        rec("u1", Some("a0"), "user", json!("How do I fix the build?")),
-        rec(
+        cc_line("u0", None, "user", "Say hello."),
+        cc_line("a0", Some("u0"), "assistant", "Hello!"),
+        cc_line("u1", Some("a0"), "user", "How do I fix the build?"),
+        cc_line(
             "a1",
             Some("u1"),
             "assistant",
-            json!([{"type": "text",
-            "text": "Two ways:\n1. Pin the compiler to 1.80.\n2. Upgrade the serde crate."}]),
+            "Two ways:\n1. Pin the compiler to 1.80.\n2. Upgrade the serde crate.",
         ),
-        boundary.to_string(),
-        summary.to_string(),
-        rec(
-            "u2",
-            Some("a1"),
-            "user",
-            json!("Let's go with the second option."),
-        ),
+        cc_boundary("cb", "u1", "a1", "cs"),
+        cc_summary("cs", "cb", "The user asked for a greeting; it was given."),
+        cc_line("u2", Some("a1"), "user", "Let's go with the second option."),
     ]
     .join("\n");
     let report = process("session.jsonl", log.as_bytes());
@@ -4353,49 +4356,30 @@ fn turns_a_compaction_preserved_stay_antecedents() {
 /// boundary is still read as the summary.
 #[test]
 fn a_second_preserving_compaction_replaces_what_the_first_kept() {
-    let rec = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
-        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-               "isSidechain": false,
-               "message": {"role": role, "content": [{"type": "text", "text": text}]}})
-        .to_string()
-    };
-    let boundary = |uuid: &str, head: &str, tail: &str, anchor: &str| {
-        json!({"type": "system", "subtype": "compact_boundary", "uuid": uuid, "parentUuid": null,
-            "logicalParentUuid": tail, "sessionId": "s1", "isSidechain": false,
-            "compactMetadata": {"trigger": "auto", "preservedSegment":
-                {"headUuid": head, "anchorUuid": anchor, "tailUuid": tail}}})
-        .to_string()
-    };
-    let summary = |uuid: &str, parent: &str, text: &str| {
-        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-            "isSidechain": false, "isCompactSummary": true,
-            "message": {"role": "user", "content": text}})
-        .to_string()
-    };
     let log = [
-        rec("u0", None, "user", "Say hello."),
-        rec("a0", Some("u0"), "assistant", "Hello!"),
-        rec("u1", Some("a0"), "user", "Fix the build."),
-        rec(
+        cc_line("u0", None, "user", "Say hello."),
+        cc_line("a0", Some("u0"), "assistant", "Hello!"),
+        cc_line("u1", Some("a0"), "user", "Fix the build."),
+        cc_line(
             "a1",
             Some("u1"),
             "assistant",
             "Two ways:\n1. Pin the compiler.\n2. Upgrade serde.",
         ),
-        boundary("cb1", "u1", "a1", "cs1"),
+        cc_boundary("cb1", "u1", "a1", "cs1"),
         json!({"type": "attachment", "uuid": "att", "parentUuid": "cb1", "sessionId": "s1",
             "isSidechain": false, "attachment": {"type": "plan_mode"}})
         .to_string(),
-        summary("cs1", "att", "The user said hello."),
-        rec("u2", Some("a1"), "user", "Which is faster?"),
-        rec("a2", Some("u2"), "assistant", "Upgrading."),
-        boundary("cb2", "u2", "a2", "cs2"),
-        summary(
+        cc_summary("cs1", "att", "The user said hello."),
+        cc_line("u2", Some("a1"), "user", "Which is faster?"),
+        cc_line("a2", Some("u2"), "assistant", "Upgrading."),
+        cc_boundary("cb2", "u2", "a2", "cs2"),
+        cc_summary(
             "cs2",
             "cb2",
             "The user wants the build fixed: pin or upgrade.",
         ),
-        rec("u3", Some("a2"), "user", "Let's go with the second option."),
+        cc_line("u3", Some("a2"), "user", "Let's go with the second option."),
     ]
     .join("\n");
     let report = process("session.jsonl", log.as_bytes());
@@ -4478,22 +4462,16 @@ fn a_later_condensation_does_not_bring_back_what_an_earlier_one_forgot() {
 /// (a fork inherits their uuids) is not the main conversation's compaction.
 #[test]
 fn a_sub_agent_s_boundary_is_not_the_main_branch_s() {
-    let rec = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
-        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-               "isSidechain": false,
-               "message": {"role": role, "content": [{"type": "text", "text": text}]}})
-        .to_string()
-    };
     let log = [
-        rec("u0", None, "user", "Say hello."),
-        rec("a0", Some("u0"), "assistant", "Hello!"),
-        rec("u1", Some("a0"), "user", "Fix the build."),
-        rec("a1", Some("u1"), "assistant", "On it."),
+        cc_line("u0", None, "user", "Say hello."),
+        cc_line("a0", Some("u0"), "assistant", "Hello!"),
+        cc_line("u1", Some("a0"), "user", "Fix the build."),
+        cc_line("a1", Some("u1"), "assistant", "On it."),
         json!({"type": "system", "subtype": "compact_boundary", "uuid": "sb", "parentUuid": null,
             "sessionId": "s1", "isSidechain": true, "compactMetadata": {"trigger": "auto",
             "preservedSegment": {"headUuid": "u1", "anchorUuid": "sb", "tailUuid": "a1"}}})
         .to_string(),
-        rec("u2", Some("a1"), "user", "Thanks."),
+        cc_line("u2", Some("a1"), "user", "Thanks."),
     ]
     .join("\n");
     let report = process("session.jsonl", log.as_bytes());
@@ -4506,25 +4484,6 @@ fn a_sub_agent_s_boundary_is_not_the_main_branch_s() {
 /// and an anchor that does not lead back to its boundary.
 #[test]
 fn overlapping_preserved_segments_and_a_stray_anchor() {
-    let rec = |uuid: &str, parent: Option<&str>, role: &str, text: &str| {
-        json!({"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-               "isSidechain": false,
-               "message": {"role": role, "content": [{"type": "text", "text": text}]}})
-        .to_string()
-    };
-    let boundary = |uuid: &str, head: &str, tail: &str, anchor: &str| {
-        json!({"type": "system", "subtype": "compact_boundary", "uuid": uuid, "parentUuid": null,
-            "logicalParentUuid": tail, "sessionId": "s1", "isSidechain": false,
-            "compactMetadata": {"trigger": "auto", "preservedSegment":
-                {"headUuid": head, "anchorUuid": anchor, "tailUuid": tail}}})
-        .to_string()
-    };
-    let summary = |uuid: &str, parent: &str| {
-        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
-            "isSidechain": false, "isCompactSummary": true,
-            "message": {"role": "user", "content": "Summary."}})
-        .to_string()
-    };
     // (The ordinals with their antecedent's turn, and the plan's window.)
     type Bindings = Vec<(usize, Option<usize>)>;
     let ordinals = |log: &str| -> (Bindings, (usize, usize)) {
@@ -4543,29 +4502,29 @@ fn overlapping_preserved_segments_and_a_stray_anchor() {
     let pick = "Let's go with the second option.";
     // The second keeps a2, which the first kept too: it is still in view.
     let log = [
-        rec("u0", None, "user", "Hi."),
-        rec("a0", Some("u0"), "assistant", "Hello."),
-        rec("u1", Some("a0"), "user", "Fix the build."),
-        rec("a1", Some("u1"), "assistant", "Looking."),
-        rec("u2", Some("a1"), "user", "Options?"),
-        rec("a2", Some("u2"), "assistant", list),
-        boundary("cb1", "u1", "a2", "cs1"),
-        summary("cs1", "cb1"),
-        rec("u3", Some("a2"), "user", "Which is faster?"),
-        rec("a3", Some("u3"), "assistant", "Upgrading."),
-        boundary("cb2", "a2", "a3", "cs2"),
-        summary("cs2", "cb2"),
-        rec("u4", Some("a3"), "user", pick),
+        cc_line("u0", None, "user", "Hi."),
+        cc_line("a0", Some("u0"), "assistant", "Hello."),
+        cc_line("u1", Some("a0"), "user", "Fix the build."),
+        cc_line("a1", Some("u1"), "assistant", "Looking."),
+        cc_line("u2", Some("a1"), "user", "Options?"),
+        cc_line("a2", Some("u2"), "assistant", list),
+        cc_boundary("cb1", "u1", "a2", "cs1"),
+        cc_summary("cs1", "cb1", "Summary."),
+        cc_line("u3", Some("a2"), "user", "Which is faster?"),
+        cc_line("a3", Some("u3"), "assistant", "Upgrading."),
+        cc_boundary("cb2", "a2", "a3", "cs2"),
+        cc_summary("cs2", "cb2", "Summary."),
+        cc_line("u4", Some("a3"), "user", pick),
     ]
     .join("\n");
     assert_eq!(ordinals(&log), (vec![(12, Some(5))], (5, 12)));
     // Keeping every turn there is, it replaced nothing: no compaction.
     let log = [
-        rec("u1", None, "user", "Options?"),
-        rec("a1", Some("u1"), "assistant", list),
-        boundary("cb1", "u1", "a1", "cs1"),
-        summary("cs1", "cb1"),
-        rec("u2", Some("a1"), "user", pick),
+        cc_line("u1", None, "user", "Options?"),
+        cc_line("a1", Some("u1"), "assistant", list),
+        cc_boundary("cb1", "u1", "a1", "cs1"),
+        cc_summary("cs1", "cb1", "Summary."),
+        cc_line("u2", Some("a1"), "user", pick),
     ]
     .join("\n");
     let report = process("session.jsonl", log.as_bytes());
@@ -4573,15 +4532,15 @@ fn overlapping_preserved_segments_and_a_stray_anchor() {
     assert_eq!(ordinals(&log), (vec![(4, Some(1))], (0, 4)));
     // An anchor on a branch the user rewound: that branch is not read.
     let log = [
-        rec("u0", None, "user", "Hi."),
-        rec("a0", Some("u0"), "assistant", "Hello."),
-        rec("x1", Some("a0"), "user", "Delete everything."),
-        rec("x2", Some("x1"), "assistant", "Deleted all files."),
-        rec("u1", Some("a0"), "user", "Options?"),
-        rec("a1", Some("u1"), "assistant", list),
-        boundary("cb1", "u1", "a1", "x2"),
-        summary("cs1", "cb1"),
-        rec("u2", Some("a1"), "user", pick),
+        cc_line("u0", None, "user", "Hi."),
+        cc_line("a0", Some("u0"), "assistant", "Hello."),
+        cc_line("x1", Some("a0"), "user", "Delete everything."),
+        cc_line("x2", Some("x1"), "assistant", "Deleted all files."),
+        cc_line("u1", Some("a0"), "user", "Options?"),
+        cc_line("a1", Some("u1"), "assistant", list),
+        cc_boundary("cb1", "u1", "a1", "x2"),
+        cc_summary("cs1", "cb1", "Summary."),
+        cc_line("u2", Some("a1"), "user", pick),
     ]
     .join("\n");
     let report = process("session.jsonl", log.as_bytes());

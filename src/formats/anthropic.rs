@@ -249,14 +249,7 @@ mod tests {
             t.turns[7].event,
             Some(EventKind::Compaction { ref name, .. }) if name == "anthropic.compaction"
         ));
-        for w in t.turns.windows(2) {
-            assert!(
-                w[0].span.end <= w[1].span.start,
-                "{:?} {:?}",
-                w[0].span,
-                w[1].span
-            );
-        }
+        formats::checked::in_order(t);
     }
 
     /// Blocks before a compaction block in its message are read before it; a request that
@@ -272,14 +265,7 @@ mod tests {
         let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
         use Role::*;
         assert_eq!(roles, [User, Assistant, Event, User, Assistant, Event]);
-        for w in t.turns.windows(2) {
-            assert!(
-                w[0].span.end <= w[1].span.start,
-                "{:?} {:?}",
-                w[0].span,
-                w[1].span
-            );
-        }
+        formats::checked::in_order(t);
         assert_eq!(t.compactions[0].replaced, (0, 1));
         // An empty list of blocks is no summary.
         assert!(t.compactions[1].opaque);
@@ -305,13 +291,6 @@ mod tests {
         let t = &formats::read(src.as_bytes(), None).trajectories[0];
         let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
         assert_eq!(roles, [Role::Assistant, Role::Tool, Role::User]);
-        for w in t.turns.windows(2) {
-            assert!(
-                w[0].span.end <= w[1].span.start,
-                "{:?} {:?}",
-                w[0].span,
-                w[1].span
-            );
-        }
+        formats::checked::in_order(t);
     }
 }

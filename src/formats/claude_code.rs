@@ -226,7 +226,6 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                             first.printed.start = printed_from;
                         }
                     }
-                    separate_text_from_results(new);
                 }
             }
             "system" => {
@@ -331,24 +330,6 @@ fn exit_code(text: &str) -> Option<(i64, usize)> {
         None => return None,
     };
     Some((code, text.len() - printed.len()))
-}
-
-/// A user line with text and tool results gives a text turn spanning the line and result turns
-/// spanning their blocks; the text turn is narrowed to its own text so the spans stay disjoint,
-/// and the turns of the line are put in file order.
-fn separate_text_from_results(turns: &mut [Turn]) {
-    if turns.len() < 2 || turns[0].result.is_some() {
-        return;
-    }
-    let cover = turns[0]
-        .segments
-        .iter()
-        .map(|s| s.text.span)
-        .reduce(|a, b| a.cover(b));
-    if let Some(c) = cover {
-        turns[0].span = c;
-    }
-    turns.sort_by_key(|t| t.span.start);
 }
 
 /// The event of a compaction boundary that kept every turn since the previous one: it replaced
@@ -835,17 +816,6 @@ mod tests {
         t.turns.iter().map(|t| t.role).collect()
     }
 
-    fn assert_spans_in_order(t: &Trajectory) {
-        for w in t.turns.windows(2) {
-            assert!(
-                w[0].span.end <= w[1].span.start,
-                "{:?} before {:?}",
-                w[0].span,
-                w[1].span
-            );
-        }
-    }
-
     /// A `queue-operation` record, with the text it queues if any.
     fn queue(op: &str, content: Option<&str>) -> String {
         match content {
@@ -935,7 +905,7 @@ mod tests {
         assert_eq!(r2.exit_code, Some(2));
         assert!(r2.is_error);
         assert!(out.issues.is_empty(), "{:?}", out.issues);
-        assert_spans_in_order(t);
+        formats::checked::in_order(t);
     }
 
     #[test]
@@ -998,7 +968,7 @@ mod tests {
             "new tasks were added. tackle them"
         );
         assert!(src[t.turns[2].span.start..t.turns[2].span.end].contains("\"enqueue\""));
-        assert_spans_in_order(t);
+        formats::checked::in_order(t);
     }
 
     #[test]
@@ -1106,7 +1076,7 @@ mod tests {
             "{:?}",
             out.issues
         );
-        assert_spans_in_order(t);
+        formats::checked::in_order(t);
     }
 
     #[test]

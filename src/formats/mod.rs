@@ -688,6 +688,18 @@ pub(crate) mod checked {
         out
     }
 
+    /// Turns follow each other in the file, their spans disjoint and increasing.
+    pub fn in_order(t: &Trajectory) {
+        for w in t.turns.windows(2) {
+            assert!(
+                w[0].span.end <= w[1].span.start,
+                "{:?} before {:?}",
+                w[0].span,
+                w[1].span
+            );
+        }
+    }
+
     /// Turn spans lie in the file and do not overlap; segments lie in their turn and decode
     /// from exactly their raw bytes; with `calls_inside`, every call's span lies in its turn's
     /// (not so where a step's action and observation interleave, SWE-agent's `trajectory[]`).
