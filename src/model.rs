@@ -115,6 +115,14 @@ pub enum EventKind {
         /// The summary content is not readable (encrypted) or absent.
         opaque: bool,
     },
+    /// Tool results cleared from the agent's context, each replaced by a placeholder, with
+    /// everything else left in view (Claude Code's `microcompact_boundary`).
+    Clearing {
+        /// Format-qualified name, e.g. `claude-code.microcompact_boundary`.
+        name: String,
+        /// The ids of the calls whose results were cleared.
+        call_ids: Vec<String>,
+    },
     /// The user reset the context (Aider `/clear`).
     Reset,
     /// A new process of the harness starts with a fresh context (a new Aider session).
@@ -194,6 +202,11 @@ pub struct Compaction {
     pub replaced: (usize, usize),
     pub summary_turn: Option<usize>,
     pub opaque: bool,
+    /// A clearing (`EventKind::Clearing`): only the tool results of `replaced` left the
+    /// agent's view, each for a placeholder; no summary is meant to carry them, and the turns
+    /// around them stay in view.
+    #[serde(skip)]
+    pub clears: bool,
 }
 
 impl Compaction {
@@ -352,6 +365,8 @@ impl Trajectory {
     fn derive_compactions(&mut self) {
         let mut prev_end = 0usize;
         let mut out = Vec::new();
+        // Call id → result turn, built when a clearing first needs it.
+        let mut result_of: Option<HashMap<&str, usize>> = None;
         for (i, t) in self.turns.iter().enumerate() {
             match &t.event {
                 Some(EventKind::Compaction {
@@ -371,8 +386,40 @@ impl Trajectory {
                         replaced,
                         summary_turn,
                         opaque: *opaque,
+                        clears: false,
                     });
                     prev_end = i + 1;
+                }
+                // One entry per run of consecutive cleared turns: each replaced exactly what
+                // its range says. (Ids of calls the log does not hold, or whose results come
+                // later, name nothing cleared here.)
+                Some(EventKind::Clearing { name, call_ids }) => {
+                    let result_of = result_of.get_or_insert_with(|| {
+                        let mut m = HashMap::new();
+                        for c in self.turns.iter().flat_map(|t| &t.calls) {
+                            if let (Some(id), Some(r)) = (&c.id, c.result_turn) {
+                                m.insert(id.as_str(), r);
+                            }
+                        }
+                        m
+                    });
+                    let mut cleared: Vec<usize> = call_ids
+                        .iter()
+                        .filter_map(|id| result_of.get(id.as_str()).copied())
+                        .filter(|&r| r < i)
+                        .collect();
+                    cleared.sort_unstable();
+                    cleared.dedup();
+                    for run in cleared.chunk_by(|a, b| a + 1 == *b) {
+                        out.push(Compaction {
+                            turn: i,
+                            kind: name.clone(),
+                            replaced: (run[0], run[run.len() - 1]),
+                            summary_turn: None,
+                            opaque: false,
+                            clears: true,
+                        });
+                    }
                 }
                 Some(EventKind::Reset | EventKind::SessionStart(_)) => prev_end = i + 1,
                 _ => {}

@@ -181,6 +181,23 @@ fn carrying_summaries(traj: &Trajectory, audits: &[ProbeReport]) -> HashMap<usiz
     out
 }
 
+/// What a clearing leaves in place of a tool result (Claude Code's words).
+const CLEARED_PLACEHOLDER: &str = "[Old tool result content cleared]";
+
+/// Tokens per turn as the agent's context holds them now: a result a clearing took out of view
+/// costs only the placeholder left for it.
+fn in_context_tokens(traj: &Trajectory, a: &Analysis) -> Vec<usize> {
+    let mut tokens = a.tokens.clone();
+    let placeholder = crate::tokens::count(CLEARED_PLACEHOLDER);
+    for c in traj.compactions.iter().filter(|c| c.clears) {
+        let (first, last) = c.replaced;
+        for t in tokens.iter_mut().take(last + 1).skip(first) {
+            *t = (*t).min(placeholder);
+        }
+    }
+    tokens
+}
+
 /// Plans the window of `traj` into `opts.budget` tokens.
 pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
     let n = traj.turns.len();
@@ -188,7 +205,8 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
     let end = n.saturating_sub(1);
     let window = (start, end);
     let in_window = start..n;
-    let tokens_before: usize = a.tokens[in_window.clone()].iter().sum();
+    let tokens = &in_context_tokens(traj, a);
+    let tokens_before: usize = tokens[in_window.clone()].iter().sum();
     let pointer_tokens = crate::tokens::count(&POINTER.replace("{turn}", &n.to_string()));
 
     // Live turns and what keeps them.
@@ -209,12 +227,12 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
             kept_live.push(KeptLive {
                 turn: t,
                 role: turn.role.as_str(),
-                tokens: a.tokens[t],
+                tokens: tokens[t],
                 facts,
             });
-            held.live += a.tokens[t];
+            held.live += tokens[t];
         } else if turn.role == Role::System {
-            held.system += a.tokens[t];
+            held.system += tokens[t];
         } else {
             movable[t] = true;
         }
@@ -223,12 +241,12 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
     let ranges = gate::compactable_ranges(traj, &movable);
     let in_range: usize = ranges
         .iter()
-        .map(|&(s, e)| a.tokens[s..=e].iter().sum::<usize>())
+        .map(|&(s, e)| tokens[s..=e].iter().sum::<usize>())
         .sum();
     held.other = tokens_before - held.live - held.system - in_range;
 
     // Shedding: identical tool outputs in the window.
-    let groups = duplicate_outputs(traj, a, start, pointer_tokens);
+    let groups = duplicate_outputs(traj, tokens, start, pointer_tokens);
     let mut group_of: HashMap<usize, usize> = HashMap::new();
     let mut kept_count: Vec<usize> = Vec::with_capacity(groups.len());
     let mut shed_total = 0usize;
@@ -237,7 +255,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
             group_of.insert(t, g);
         }
         kept_count.push(turns.len());
-        shed_total += (turns.len() - 1) * (a.tokens[turns[0]] - pointer_tokens);
+        shed_total += (turns.len() - 1) * (tokens[turns[0]] - pointer_tokens);
     }
     let after_shed = tokens_before - shed_total;
 
@@ -273,18 +291,18 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
         let mut open_until = s; // the latest result turn of a call in the prefix
         let mut trial_counts = kept_count.clone();
         let mut cut: Option<(usize, usize)> = None;
-        for t in s..=e {
+        for (t, &own) in tokens.iter().enumerate().take(e + 1).skip(s) {
             let delta = match group_of.get(&t) {
                 Some(&g) => {
                     let d = if trial_counts[g] >= 2 {
                         pointer_tokens
                     } else {
-                        a.tokens[t]
+                        own
                     };
                     trial_counts[g] -= 1;
                     d
                 }
-                None => a.tokens[t],
+                None => own,
             };
             removed += delta;
             for c in &traj.turns[t].calls {
@@ -316,7 +334,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
     if total > opts.budget {
         plan.status = PlanStatus::Refused;
         plan.tokens_after = total;
-        plan.blocking = blocking(a, &plan.kept_live);
+        plan.blocking = blocking(tokens, &plan.kept_live);
         return plan;
     }
 
@@ -329,8 +347,8 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
                     turn: t,
                     bytes: output_span(traj, t),
                     copy_of: keeper,
-                    tokens: a.tokens[t],
-                    saved: a.tokens[t] - pointer_tokens,
+                    tokens: tokens[t],
+                    saved: tokens[t] - pointer_tokens,
                 });
             }
         }
@@ -341,7 +359,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
         .map(|&(s, e, _)| CompactRange {
             turns: (s, e),
             bytes: Span::new(traj.turns[s].span.start, traj.turns[e].span.end),
-            tokens: a.tokens[s..=e].iter().sum(),
+            tokens: tokens[s..=e].iter().sum(),
         })
         .collect();
     plan.tokens_after = total;
@@ -363,13 +381,13 @@ fn output_span(traj: &Trajectory, t: usize) -> Span {
 /// turn order, only outputs longer than a pointer.
 fn duplicate_outputs(
     traj: &Trajectory,
-    a: &Analysis,
+    tokens: &[usize],
     start: usize,
     pointer_tokens: usize,
 ) -> Vec<Vec<usize>> {
     let mut by_text: HashMap<std::borrow::Cow<'_, str>, Vec<usize>> = HashMap::new();
     for (t, turn) in traj.turns.iter().enumerate().skip(start) {
-        if turn.role != Role::Tool || a.tokens[t] <= pointer_tokens * 2 {
+        if turn.role != Role::Tool || tokens[t] <= pointer_tokens * 2 {
             continue;
         }
         let text: std::borrow::Cow<'_, str> = match turn.segments.as_slice() {
@@ -393,7 +411,7 @@ fn duplicate_outputs(
 }
 
 /// The facts that hold the kept live turns, with the tokens they hold, most first.
-fn blocking(a: &Analysis, kept: &[KeptLive]) -> Vec<Blocking> {
+fn blocking(tokens: &[usize], kept: &[KeptLive]) -> Vec<Blocking> {
     let mut by_fact: HashMap<usize, Blocking> = HashMap::new();
     for k in kept {
         for &f in &k.facts {
@@ -403,7 +421,7 @@ fn blocking(a: &Analysis, kept: &[KeptLive]) -> Vec<Blocking> {
                 tokens: 0,
             });
             b.turns.push(k.turn);
-            b.tokens += a.tokens[k.turn];
+            b.tokens += tokens[k.turn];
         }
     }
     let mut out: Vec<Blocking> = by_fact.into_values().collect();

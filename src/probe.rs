@@ -633,7 +633,9 @@ fn check_compaction_with(
         _ => String::new(),
     };
     if text.trim().is_empty() {
-        let why = if compaction.opaque {
+        let why = if compaction.clears {
+            "dropped: the clearing left a placeholder in place of the result"
+        } else if compaction.opaque {
             "dropped: the summary is not readable (opaque), so nothing can be shown carried"
         } else {
             "dropped: the compaction left no readable summary"
@@ -641,7 +643,8 @@ fn check_compaction_with(
         return ProbeReport {
             turns: (first, last),
             summary_turn: compaction.summary_turn,
-            opaque: true,
+            // (A clearing is meant to carry nothing: what it dropped is known, not unknowable.)
+            opaque: !compaction.clears,
             checked: ids
                 .iter()
                 .map(|&id| FactCheck {

@@ -76,23 +76,33 @@ pub fn resolve(
     for t in 0..now {
         let turn = &traj.turns[t];
         // A compaction is a "now" of its own for the turns it replaced: what was pending then
-        // stays as it was (the agent no longer sees those turns).
-        if matches!(turn.event, Some(EventKind::Compaction { .. })) {
-            // (The compactions are in turn order: a cursor finds this one.)
+        // stays as it was (the agent no longer sees those turns). So is a clearing for the
+        // results it cleared.
+        if matches!(
+            turn.event,
+            Some(EventKind::Compaction { .. } | EventKind::Clearing { .. })
+        ) {
+            // (The compactions are in turn order: a cursor finds this one's, one entry per run
+            // of turns a clearing cleared.)
             while next_compaction < traj.compactions.len()
                 && traj.compactions[next_compaction].turn < t
             {
                 next_compaction += 1;
             }
-            let (a, b) = traj
-                .compactions
-                .get(next_compaction)
-                .filter(|c| c.turn == t)
-                .map_or((0, t), |c| c.replaced);
-            let from = facts.partition_point(|f| f.turn < a);
-            let to = facts.partition_point(|f| f.turn <= b);
-            for id in from..to {
-                pending.frozen[id] = true;
+            let mut ranges: Vec<(usize, usize)> = traj.compactions[next_compaction..]
+                .iter()
+                .take_while(|c| c.turn == t)
+                .map(|c| c.replaced)
+                .collect();
+            if ranges.is_empty() && matches!(turn.event, Some(EventKind::Compaction { .. })) {
+                ranges.push((0, t));
+            }
+            for (a, b) in ranges {
+                let from = facts.partition_point(|f| f.turn < a);
+                let to = facts.partition_point(|f| f.turn <= b);
+                for id in from..to {
+                    pending.frozen[id] = true;
+                }
             }
             fresh_nulls.retain(|&id| !pending.frozen[id]);
         }

@@ -1042,3 +1042,44 @@ fn report_flags_that_cannot_apply_are_usage_errors() {
     assert_eq!(r.code, 2);
     assert!(!out.exists());
 }
+
+/// A Claude Code `microcompact_boundary` (line 9) clears three tool results to a placeholder
+/// and leaves the rest in view (`tests/fixtures/clearing/microcompact.jsonl`, checked by hand):
+/// the `Grep` result "No matches found" (line 3) was never recorded, so clearing it drops a live
+/// fact (CP001 on the boundary, not the info NR001 it was before); the `cargo build` error
+/// (line 7) was recorded (line 8), but "That error above" after the boundary (line 10, column
+/// 128) points at it, so the clearing drops that referent too (CP001) and the reference points
+/// into a cleared result (CP002). The `Read` of the nightly log cleared at line 5 is issued
+/// again at line 10: that is how a clearing is undone, not a reissued call (no CP003).
+#[test]
+fn a_clearing_of_tool_results_is_checked_as_a_compaction_of_each_run_it_cleared() {
+    let r = check(&[
+        "--output-format",
+        "concise",
+        "tests/fixtures/clearing/microcompact.jsonl",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(codes(&r.stdout), ["CP001", "CP001", "CP002"]);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].ends_with(
+            ":9:1: error[CP001] the clearing of tool results at turn 8 (clearing turns 2-2) \
+             drops live facts (1 of 1): unrecorded not-found result `No matches found` (turn 2)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        lines[1].contains("(clearing turns 6-6) drops live facts (1 of 1): unbound anaphoric reference `That error` (turn 9)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        lines[2].ends_with(
+            ":10:128: warning[CP002] anaphoric reference `That error` points into turns the \
+             compaction at turn 8 replaced (antecedent: turn 6)"
+        ),
+        "{}",
+        r.stdout
+    );
+}

@@ -4551,3 +4551,108 @@ fn overlapping_preserved_segments_and_a_stray_anchor() {
         .collect();
     assert!(!texts.iter().any(|t| t.contains("Delete")), "{texts:?}");
 }
+
+/// A Claude Code `microcompact_boundary` clears the results of the calls it names and leaves
+/// everything else in view: each cleared result is a compaction of its own turn (no summary);
+/// an identifier whose defining result was cleared binds to a later result that shows it, or
+/// to nothing; a reference made before the clearing keeps its antecedent; and a plan counts a
+/// cleared result as the placeholder left for it.
+#[test]
+fn a_microcompact_clears_only_the_results_it_names() {
+    let user = |uuid: &str, parent: &str, content: Value| {
+        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "isSidechain": false, "message": {"role": "user", "content": content}})
+        .to_string()
+    };
+    let assistant = |uuid: &str, parent: &str, block: Value| {
+        json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "sessionId": "s1",
+               "isSidechain": false,
+               "message": {"id": uuid, "role": "assistant", "content": [block]}})
+        .to_string()
+    };
+    let bash = |id: &str, command: &str| json!({"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}});
+    let clearing = |uuid: &str, parent: &str, ids: &[&str]| {
+        json!({"type": "system", "subtype": "microcompact_boundary", "uuid": uuid,
+               "parentUuid": parent, "sessionId": "s1", "isSidechain": false,
+               "content": "Context microcompacted",
+               "microcompactMetadata": {"trigger": "auto", "compactedToolIds": ids}})
+        .to_string()
+    };
+    let log = [
+        cc_line("u0", None, "user", "Why did the last deploy fail?"),
+        assistant("a1", "u0", bash("toolu_a", "deploy status --last")),
+        user(
+            "r2",
+            "a1",
+            json!([result(
+                "toolu_a",
+                "job Q7RZ2K: failed (exit 3) at step migrate"
+            )]),
+        ),
+        assistant("a3", "r2", bash("toolu_b", "deploy logs --job Q7RZ2K")),
+        user(
+            "r4",
+            "a3",
+            json!([result(
+                "toolu_b",
+                "Q7RZ2K migrate: relation users already exists"
+            )]),
+        ),
+        cc_line(
+            "a5",
+            Some("r4"),
+            "assistant",
+            "The migration fails because the users table already exists.",
+        ),
+        clearing("m6", "a5", &["toolu_b", "toolu_unknown"]),
+        assistant("a7", "m6", bash("toolu_c", "deploy status --last")),
+        user(
+            "r8",
+            "a7",
+            json!([result(
+                "toolu_c",
+                "job Q7RZ2K: failed (exit 3) at step migrate"
+            )]),
+        ),
+        cc_line("a9", Some("r8"), "assistant", "Retrying Q7RZ2K now."),
+        clearing("m10", "a9", &["toolu_c", "toolu_a"]),
+        cc_line("a11", Some("m10"), "assistant", "Q7RZ2K is still failing."),
+    ]
+    .join("\n");
+    let report = process("session.jsonl", log.as_bytes());
+    let t = &report.read.trajectories[0];
+    // Each a clearing with no summary: (event turn, cleared turns).
+    assert!(t
+        .compactions
+        .iter()
+        .all(|c| c.clears && c.summary_turn.is_none()));
+    let c: Vec<(usize, (usize, usize))> =
+        t.compactions.iter().map(|c| (c.turn, c.replaced)).collect();
+    assert_eq!(c, [(6, (4, 4)), (10, (2, 2)), (10, (8, 8))]);
+    let ids: Vec<(usize, Option<usize>, Status)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Identifier)
+        .map(|f| (f.turn, f.antecedent.map(|l| l.turn), f.status))
+        .collect();
+    assert_eq!(
+        ids,
+        [(9, Some(8), Status::Bound), (11, None, Status::Unbound)],
+        "turn 9: the result it bound to (4) cleared, a later one shows it; turn 11: every result cleared"
+    );
+    let annotated = trajlint::annotate(log.as_bytes()).expect("read");
+    let tokens = &annotated[0].analysis.tokens;
+    let placeholder = trajlint::tokens::count("[Old tool result content cleared]");
+    let cleared = [2, 4, 8];
+    assert!(cleared.iter().all(|&t| tokens[t] > placeholder));
+    let plan = annotated[0].plan(&trajlint::plan::PlanOptions::new(1_000_000));
+    assert_eq!(plan.window, (0, 11));
+    assert_eq!(
+        plan.tokens_before,
+        tokens.iter().sum::<usize>()
+            - cleared
+                .iter()
+                .map(|&t| tokens[t] - placeholder)
+                .sum::<usize>()
+    );
+}

@@ -254,8 +254,17 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     traj.turns.push(t);
                     segment_start = kept.unwrap_or(traj.turns.len());
                 } else if subtype == "microcompact_boundary" {
+                    // Old tool results cleared to a placeholder, named by their calls' ids;
+                    // everything else stays in view (no chain break either).
+                    let call_ids = d
+                        .path(rec, &["microcompactMetadata", "compactedToolIds"])
+                        .map(|ids| d.items(ids).iter().filter_map(|v| d.str(v)).collect())
+                        .unwrap_or_default();
                     let mut t = Turn::new(Role::Event, span);
-                    t.event = Some(EventKind::Other("claude-code.microcompact_boundary".into()));
+                    t.event = Some(EventKind::Clearing {
+                        name: "claude-code.microcompact_boundary".into(),
+                        call_ids,
+                    });
                     traj.turns.push(t);
                 }
             }

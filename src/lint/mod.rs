@@ -179,7 +179,9 @@ impl RuleKind {
             RuleKind::LiveFact => &["fact", "text", "tool", "turn", "status"],
             RuleKind::RepeatedCall => &["tool", "call", "turn", "first_turn", "result"],
             RuleKind::CompactionDrop => &[
+                "what",
                 "turn",
+                "replacing",
                 "replaced",
                 "summary_turn",
                 "checked",

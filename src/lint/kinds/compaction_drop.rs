@@ -71,6 +71,10 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
         }
         let replaced = format!("{}-{}", c.replaced.0, c.replaced.1);
         let message = rule.message.render(|v| match v {
+            "what" if c.clears => Some("the clearing of tool results".into()),
+            "what" => Some("the summary of the compaction".into()),
+            "replacing" if c.clears => Some(format!("clearing turns {replaced}")),
+            "replacing" => Some(format!("replacing turns {replaced}")),
             "turn" => Some(c.turn.to_string()),
             "replaced" => Some(replaced.clone()),
             "summary_turn" => Some(c.summary_turn.map_or("none".into(), |s| s.to_string())),

@@ -2,7 +2,8 @@
 //! the turns the compaction replaced. A call naming a path is not reported when a write to that
 //! path came in between (re-reading a file after editing it is no sign of forgetting); shell
 //! commands that write somewhere unknown do not count against it, as they do for
-//! `repeated-call`: they would hide nearly every re-issue in a real session.
+//! `repeated-call`: they would hide nearly every re-issue in a real session. A result a clearing
+//! took out of view is meant to be fetched again: not reported.
 
 use super::calls::{call, repeats, show};
 use super::{role, turn_anchor};
@@ -26,6 +27,11 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             continue;
         };
         let c = &traj.compactions[k];
+        // (Calling again for a result a clearing took out of view is how the agent gets it
+        // back: the clearing is made to be undone so.)
+        if c.clears {
+            continue;
+        }
         // The previous identical call is the latest one: if it lies before the boundary and
         // this one after, this is the first re-issue after the compaction.
         if !(r.prev.turn < c.turn && c.turn < r.cur.turn) {
