@@ -4656,3 +4656,49 @@ fn a_microcompact_clears_only_the_results_it_names() {
                 .sum::<usize>()
     );
 }
+
+/// An OpenHands condensation forgets a middle run of events and keeps the first ones (the task)
+/// as well as the latest: after it, a reference to the task's list binds there; an id only the
+/// forgotten events showed is unbound. A second condensation keeps the head too, and does not
+/// bring back what the first forgot.
+#[test]
+fn the_events_a_condensation_keeps_first_stay_in_view() {
+    let events = r#"[
+ {"id": 0, "source": "user", "action": "message", "args": {"content": "The parser crashes on an empty config. Two ways to fix it:\n1. Treat an empty file as the defaults.\n2. Reject it with a clear error."}},
+ {"id": 1, "source": "agent", "action": "run", "args": {"command": "ls src", "thought": ""}},
+ {"id": 2, "source": "agent", "cause": 1, "observation": "run", "content": "config.rs\nmain.rs\nlast build: 4F9K2QX failed", "extras": {"metadata": {"exit_code": 0}}},
+ {"id": 3, "source": "agent", "action": "message", "args": {"content": "Two places read the config:\n1. src/config.rs\n2. src/main.rs"}},
+ {"id": 4, "source": "agent", "action": "condensation", "args": {"forgotten_events_start_id": 1, "forgotten_events_end_id": 3, "summary": "Looked at the sources.", "summary_offset": 1}},
+ {"id": 5, "source": "agent", "action": "message", "args": {"content": "I'll go with the second option."}},
+ {"id": 6, "source": "agent", "action": "message", "args": {"content": "Build 4F9K2QX is unrelated."}},
+ {"id": 7, "source": "agent", "action": "condensation", "args": {"forgotten_event_ids": [5, 6], "summary": "Chose to reject empty files."}},
+ {"id": 8, "source": "user", "action": "message", "args": {"content": "Why not the first option? Is 4F9K2QX related after all?"}}
+]"#;
+    let report = process("events.json", events.as_bytes());
+    let t = &report.read.trajectories[0];
+    let c: Vec<(usize, usize)> = t.compactions.iter().map(|c| c.replaced).collect();
+    assert_eq!(c, [(1, 3), (6, 7)]);
+    let refs: Vec<(usize, &str, Option<usize>, Status)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| matches!(f.subkind, Subkind::Ordinal | Subkind::Identifier))
+        .map(|f| {
+            (
+                f.turn,
+                f.text.as_str(),
+                f.antecedent.map(|l| l.turn),
+                f.status,
+            )
+        })
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            (6, "the second option", Some(0), Status::Bound),
+            (7, "4F9K2QX", None, Status::Unbound),
+            (10, "the first option", Some(0), Status::Bound),
+            (10, "4F9K2QX", None, Status::Unbound),
+        ],
+        "turns: 0 task, 1-3 forgotten, 4 condensation, 5 summary, 6-7 agent, 8 condensation, 9 summary, 10 user"
+    );
+}

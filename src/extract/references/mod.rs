@@ -237,6 +237,56 @@ impl Visible {
 /// How many of the turns a compaction kept word for word the binder reads again after it.
 const KEPT_IN_VIEW: usize = 128;
 
+/// The turns compactions and resets took out of view so far. Each turn is covered once, and a
+/// walk back over the turns still in view jumps over covered runs (a union-find whose covered
+/// turns point left), so any number of compactions costs about one pass.
+struct OutOfView {
+    /// `left[t + 1]`: the nearest turn at or before `t` still in view, plus one (0: none);
+    /// compressed as it is followed.
+    left: Vec<usize>,
+}
+
+impl OutOfView {
+    fn new(turns: usize) -> OutOfView {
+        OutOfView {
+            left: (0..=turns).collect(),
+        }
+    }
+
+    /// The nearest turn at or before `t` still in view, plus one (0: none).
+    fn find(&mut self, t_plus_one: usize) -> usize {
+        let mut x = t_plus_one;
+        while self.left[x] != x {
+            let up = self.left[self.left[x]];
+            self.left[x] = up;
+            x = up;
+        }
+        x
+    }
+
+    /// Takes turns `first..=last` out of view.
+    fn cover(&mut self, first: usize, last: usize) {
+        let last = last.min(self.left.len().saturating_sub(2));
+        let mut x = self.find(last + 1);
+        while x > first {
+            self.left[x] = x - 1;
+            x = self.find(x - 1);
+        }
+    }
+
+    /// The latest `max` turns before `before` still in view, in turn order.
+    fn latest_in_view(&mut self, before: usize, max: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut x = self.find(before);
+        while x > 0 && out.len() < max {
+            out.push(x - 1);
+            x = self.find(x - 1);
+        }
+        out.reverse();
+        out
+    }
+}
+
 /// Whether the binder stops at a compaction (what the agent sees) or reads on through it (where
 /// a reference would bind had nothing been replaced: the `reference-across-compaction` rule).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -284,18 +334,18 @@ pub fn extract(
     let first_new = facts.len();
     let mut vis = Visible::default();
     let mut next_compaction = 0;
-    // The first turn in view: after the latest compaction or reset, or the first turn that
-    // compaction kept.
-    let mut view_start = 0;
+    let mut gone = OutOfView::new(traj.turns.len());
     for (i, turn) in traj.turns.iter().enumerate() {
         let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
         let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
         if resets || compaction && compactions == Compactions::Stop {
             vis = std::mem::take(&mut vis).after(compaction);
-            // The turns a compaction kept word for word stay in view (`view_after`): they are
-            // read again, the latest `KEPT_IN_VIEW` of them (a bound that keeps the reading
-            // linear however the kept spans overlap). (Compactions are in turn order: a cursor
-            // finds this one.)
+            // What the compaction replaced leaves the view; the turns it kept word for word
+            // (before what it replaced: the events an OpenHands condensation keeps first; after
+            // it: Claude Code's preserved segment, a condensation's recent events) stay, and
+            // are read again, the latest `KEPT_IN_VIEW` of them (a bound that keeps the
+            // reading linear however the kept turns pile up). (Compactions are in turn order:
+            // a cursor finds this one.)
             while traj
                 .compactions
                 .get(next_compaction)
@@ -303,12 +353,11 @@ pub fn extract(
             {
                 next_compaction += 1;
             }
-            view_start = traj
-                .compactions
-                .get(next_compaction)
-                .filter(|c| compaction && c.turn == i)
-                .map_or(i + 1, |c| c.view_after(view_start));
-            for k in view_start.max(i.saturating_sub(KEPT_IN_VIEW))..i {
+            match traj.compactions.get(next_compaction) {
+                Some(c) if compaction && c.turn == i => gone.cover(c.replaced.0, c.replaced.1),
+                _ => gone.cover(0, i),
+            }
+            for k in gone.latest_in_view(i, KEPT_IN_VIEW) {
                 remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
             }
             continue;
@@ -961,7 +1010,22 @@ fn remember(
 
 #[cfg(test)]
 mod tests {
-    use super::Claimed;
+    use super::{Claimed, OutOfView};
+
+    #[test]
+    fn out_of_view_covers_runs_once_and_walks_back_over_what_is_left() {
+        let mut gone = OutOfView::new(12);
+        gone.cover(3, 5);
+        assert_eq!(gone.latest_in_view(8, 100), [0, 1, 2, 6, 7]);
+        // Overlapping and nested runs; one reaching past the end is cut there.
+        gone.cover(4, 7);
+        gone.cover(6, 6);
+        gone.cover(10, 40);
+        assert_eq!(gone.latest_in_view(12, 100), [0, 1, 2, 8, 9]);
+        assert_eq!(gone.latest_in_view(12, 3), [2, 8, 9]);
+        gone.cover(0, 11);
+        assert!(gone.latest_in_view(12, 100).is_empty());
+    }
 
     #[test]
     fn a_print_holds_an_entry_for_an_id_when_a_line_opens_on_it() {
