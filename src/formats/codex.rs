@@ -67,12 +67,19 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             lines.iter().map(|l| (l.span, &l.value)).collect()
         }
     };
-    // `codex exec --json` writes thread events, not rollout records.
+    // `codex exec --json` writes thread events, not rollout records (before 0.44, the events
+    // a rollout keeps as `event_msg`).
     if records
         .iter()
         .any(|(_, r)| super::codex_exec::is_event(&d, r))
     {
         return super::codex_exec::read_events(d, &records, out);
+    }
+    if records
+        .iter()
+        .any(|(_, r)| super::codex_exec::is_legacy_event(&d, r))
+    {
+        return super::codex_exec::read_legacy(d, &records, out);
     }
     read_records(d, &records, Format::Codex, out)
 }

@@ -1,5 +1,6 @@
 //! The event stream of `codex exec --json` (and of the Codex SDK): JSONL thread events, the
-//! log a CI job keeps of a headless Codex run.
+//! log a CI job keeps of a headless Codex run. (Before version 0.44 the stream was the events a
+//! rollout keeps as `event_msg`: see `read_legacy`.)
 //!
 //! - `thread.started {thread_id}` opens a run: each starts a trajectory of its own (item ids
 //!   restart with every run, so two runs in one file must not pair with each other);
@@ -56,6 +57,234 @@ pub(super) fn read_events(d: Doc, records: &[(Span, &Value)], mut out: ReadOutpu
     }
     r.finish(&mut out);
     out
+}
+
+/// Whether a record is an event of the stream `codex exec --json` wrote before version 0.44:
+/// `{"id": "0", "msg": {"type": "exec_command_begin", …}}`, the same events a rollout keeps as
+/// `event_msg` payloads.
+pub fn is_legacy_event(d: &Doc, rec: &Value) -> bool {
+    d.get(rec, "id").is_some()
+        && d.get(rec, "msg")
+            .is_some_and(|m| matches!(m.kind, Kind::Object(_)) && d.get_str(m, "type").is_some())
+}
+
+/// The stream of versions before 0.44: a line of the run's configuration, `{"prompt": …}` (the
+/// user's task: each prompt after the first starts a run of its own), then events. A call is a
+/// `*_begin` event and its result the matching `*_end` (by `call_id`): `exec_command` (the
+/// command as an argv, its `stdout`, `stderr` or `aggregated_output`, `exit_code`),
+/// `patch_apply` (`changes`; `success`), `mcp_tool_call` (`invocation {server, tool,
+/// arguments}`; `result {Ok | Err}`); `web_search_end {query}` is a call with no result the
+/// stream keeps; `plan_update {plan: [{step, status}]}` is the agent's plan, as a rollout's
+/// `update_plan` call. `agent_message`, `agent_reasoning` are the agent's words; streamed
+/// deltas, token counts and diffs are not read.
+pub(super) fn read_legacy(d: Doc, records: &[(Span, &Value)], mut out: ReadOutput) -> ReadOutput {
+    let mut r = Run::new(d, Span::new(0, 0));
+    for &(span, rec) in records {
+        if let Some(prompt) = d.get(rec, "prompt").filter(|_| d.get(rec, "msg").is_none()) {
+            if !r.traj.turns.is_empty() {
+                std::mem::replace(&mut r, Run::new(d, span)).finish(&mut out);
+            }
+            let mut t = Turn::new(Role::User, span);
+            push_content(&d, prompt, SegmentKind::Prose, &mut t);
+            r.push(t);
+            continue;
+        }
+        let Some(msg) = d.get(rec, "msg") else {
+            continue;
+        };
+        let ty = d.get_str(msg, "type").unwrap_or_default();
+        match ty.as_str() {
+            "task_started" | "task_complete" => r.open_assistant = None,
+            "agent_message" | "agent_reasoning" => {
+                let key = if ty == "agent_message" {
+                    "message"
+                } else {
+                    "text"
+                };
+                if let Some(text) = d.get(msg, key) {
+                    let i = r.assistant(span);
+                    push_content(&d, text, SegmentKind::Prose, &mut r.traj.turns[i]);
+                }
+            }
+            "user_message" => {
+                if let Some(m) = d.get(msg, "message") {
+                    let mut t = Turn::new(Role::User, span);
+                    push_content(&d, m, SegmentKind::Prose, &mut t);
+                    r.push(t);
+                }
+            }
+            "plan_update" => {
+                let call = ToolCall {
+                    id: None,
+                    name: "update_plan".into(),
+                    arguments: d.raw(msg).to_string(),
+                    span: msg.span,
+                    result_turn: None,
+                };
+                let i = r.assistant(span);
+                r.traj.turns[i].calls.push(call);
+            }
+            "exec_command_begin" | "patch_apply_begin" | "mcp_tool_call_begin" => {
+                let call = legacy_call(&d, &ty, msg, msg.span);
+                let i = r.assistant(span);
+                r.traj.turns[i].calls.push(call);
+                let c = r.traj.turns[i].calls.len() - 1;
+                if let Some(k) = d.get_str(msg, "call_id") {
+                    r.started.insert(k, (i, c));
+                }
+            }
+            "web_search_end" => {
+                let call = legacy_call(&d, &ty, msg, msg.span);
+                let i = r.assistant(span);
+                r.traj.turns[i].calls.push(call);
+            }
+            "exec_command_end" | "patch_apply_end" | "mcp_tool_call_end" => {
+                let started = d.get_str(msg, "call_id").and_then(|k| r.started.remove(&k));
+                let (call, result_span) = match started {
+                    Some(call) => (call, span),
+                    // Never seen begun: the record is cut in two where its outcome starts, the
+                    // call before, the result after (with no outcome, all call).
+                    None => {
+                        let cut = OUTCOME_KEYS
+                            .iter()
+                            .filter_map(|k| d.get(msg, k))
+                            .map(|v| v.span.start)
+                            .min()
+                            .unwrap_or(span.end)
+                            .clamp(span.start, span.end);
+                        let call =
+                            legacy_call(&d, &ty, msg, Span::new(msg.span.start.min(cut), cut));
+                        let i = r.assistant(Span::new(span.start, cut));
+                        r.traj.turns[i].calls.push(call);
+                        let c = r.traj.turns[i].calls.len() - 1;
+                        if cut == span.end {
+                            continue;
+                        }
+                        ((i, c), Span::new(cut, span.end))
+                    }
+                };
+                let mut t = legacy_result(&d, &ty, msg, result_span);
+                if let Some(res) = t.result.as_mut() {
+                    res.call = Some(call);
+                }
+                r.push(t);
+            }
+            "error" | "stream_error" | "turn_aborted" => {
+                r.push(event_turn(&d, msg, span, &format!("codex.{ty}")));
+            }
+            _ => {}
+        }
+    }
+    r.finish(&mut out);
+    out
+}
+
+/// The fields of a legacy `*_end` that say how the call went.
+const OUTCOME_KEYS: [&str; 6] = [
+    "aggregated_output",
+    "stdout",
+    "stderr",
+    "result",
+    "success",
+    "exit_code",
+];
+
+/// A legacy `*_begin` (or an `*_end` seen alone) as the call a rollout records.
+fn legacy_call(d: &Doc, ty: &str, msg: &Value, span: Span) -> ToolCall {
+    let raw = |v: Option<&Value>| v.map_or(String::new(), |v| d.raw(v).to_string());
+    let (name, arguments) = if ty.starts_with("exec_command") {
+        // (As a rollout's `shell` call: `{"command": ["bash", "-lc", "…"]}`.)
+        let arguments = d
+            .get(msg, "command")
+            .map_or(String::new(), |c| format!("{{\"command\": {}}}", d.raw(c)));
+        ("shell".to_string(), arguments)
+    } else if ty.starts_with("patch_apply") {
+        ("apply_patch".to_string(), raw(d.get(msg, "changes")))
+    } else if ty.starts_with("web_search") {
+        (
+            "web_search".to_string(),
+            d.get_str(msg, "query").unwrap_or_default(),
+        )
+    } else {
+        let invocation = d.get(msg, "invocation");
+        let field = |k: &str| invocation.and_then(|i| d.get_str(i, k)).unwrap_or_default();
+        let (server, tool) = (field("server"), field("tool"));
+        let name = if server.is_empty() {
+            tool
+        } else {
+            format!("{server}.{tool}")
+        };
+        (name, raw(invocation.and_then(|i| d.get(i, "arguments"))))
+    };
+    ToolCall {
+        id: d.get_str(msg, "call_id"),
+        name,
+        arguments,
+        span,
+        result_turn: None,
+    }
+}
+
+/// A legacy `*_end`: the output the model saw, and whether the call failed.
+fn legacy_result(d: &Doc, ty: &str, msg: &Value, span: Span) -> Turn {
+    let mut t = Turn::new(Role::Tool, span);
+    let non_empty = |k: &str| {
+        d.get(msg, k)
+            .filter(|v| d.str(v).is_some_and(|s| !s.is_empty()))
+    };
+    let (kind, is_error, exit_code) = match ty {
+        "exec_command_end" => {
+            // (`aggregated_output` interleaves both streams; early versions had only these.)
+            match non_empty("aggregated_output") {
+                Some(v) => push_content(d, v, SegmentKind::Output, &mut t),
+                None => {
+                    for k in ["stdout", "stderr"] {
+                        if let Some(v) = non_empty(k) {
+                            push_content(d, v, SegmentKind::Output, &mut t);
+                        }
+                    }
+                }
+            }
+            let code = d
+                .get(msg, "exit_code")
+                .and_then(|v| d.raw(v).parse::<i64>().ok());
+            ("command_execution", code.is_some_and(|c| c != 0), code)
+        }
+        "patch_apply_end" => {
+            for k in ["stdout", "stderr"] {
+                if let Some(v) = non_empty(k) {
+                    push_content(d, v, SegmentKind::Output, &mut t);
+                }
+            }
+            let failed = d.get(msg, "success").and_then(|v| d.as_bool(v)) == Some(false);
+            ("file_change", failed, None)
+        }
+        _ => {
+            // `result`: `{"Ok": {"content": [blocks], "isError": …}}` or `{"Err": "…"}`.
+            let result = d.get(msg, "result");
+            let ok = result.and_then(|r| d.get(r, "Ok"));
+            let err = result.and_then(|r| d.get(r, "Err"));
+            if let Some(content) = ok.and_then(|o| d.get(o, "content")) {
+                push_content(d, content, SegmentKind::Output, &mut t);
+            }
+            if let Some(e) = err {
+                push_content(d, e, SegmentKind::Output, &mut t);
+            }
+            let flagged = ok
+                .and_then(|o| d.get(o, "isError").or_else(|| d.get(o, "is_error")))
+                .and_then(|v| d.as_bool(v))
+                == Some(true);
+            ("mcp_tool_call", err.is_some() || flagged, None)
+        }
+    };
+    t.result = Some(ToolResult {
+        call_id: d.get_str(msg, "call_id"),
+        name: Some(kind.to_string()),
+        is_error,
+        exit_code,
+        ..Default::default()
+    });
+    t
 }
 
 struct Run<'a> {
@@ -299,6 +528,124 @@ mod tests {
         r#"{"type":"item.completed","item":{"id":"item_7","type":"web_search","query":"E0425 docs","action":{"type":"search","query":"E0425 docs"}}}"#,
         r#"{"type":"turn.failed","error":{"message":"stream disconnected"}}"#,
     ];
+
+    /// The stream before version 0.44 (`{"id", "msg"}` events after a configuration line and
+    /// the prompt).
+    const LEGACY: &[&str] = &[
+        r#"{"sandbox":"danger-full-access","approval":"Never","provider":"openai","workdir":"/w","model":"codex-mini-latest"}"#,
+        r#"{"prompt":"Fix the failing test in parser.rs"}"#,
+        r#"{"id":"1","msg":{"type":"task_started"}}"#,
+        r#"{"id":"1","msg":{"type":"agent_reasoning","text":"**Running the tests**"}}"#,
+        r#"{"id":"1","msg":{"type":"agent_message","message":"I'll run the tests first."}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_begin","call_id":"call_1","command":["bash","-lc","cargo test"],"cwd":"/w"}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_output_delta","call_id":"call_1","stream":"stdout","chunk":"Y29t"}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_end","call_id":"call_1","stdout":"","stderr":"error[E0425]: cannot find value `x`\n","exit_code":101}}"#,
+        r#"{"id":"1","msg":{"type":"plan_update","plan":[{"step":"Fix parser.rs","status":"in_progress"}]}}"#,
+        r#"{"id":"1","msg":{"type":"patch_apply_begin","call_id":"call_2","auto_approved":true,"changes":{"/w/src/parser.rs":{"update":{"unified_diff":"@@ -1 +1 @@\n-x\n+y\n"}}}}}"#,
+        r#"{"id":"1","msg":{"type":"patch_apply_end","call_id":"call_2","stdout":"Success. Updated the following files:\nM src/parser.rs\n","stderr":"","success":true}}"#,
+        r#"{"id":"1","msg":{"type":"mcp_tool_call_begin","call_id":"call_3","invocation":{"server":"docs","tool":"search","arguments":{"q":"E0425"}}}}"#,
+        r#"{"id":"1","msg":{"type":"mcp_tool_call_end","call_id":"call_3","invocation":{"server":"docs","tool":"search","arguments":{"q":"E0425"}},"duration":{"secs":0,"nanos":1},"result":{"Err":"connection refused"}}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_end","call_id":"call_9","aggregated_output":"ok\n","exit_code":0}}"#,
+        r#"{"id":"1","msg":{"type":"token_count","input_tokens":100,"output_tokens":20}}"#,
+        r#"{"id":"1","msg":{"type":"task_complete","last_agent_message":"done"}}"#,
+        r#"{"id":"2","msg":{"type":"error","message":"stream disconnected"}}"#,
+        r#"{"prompt":"Now run clippy"}"#,
+        r#"{"id":"1","msg":{"type":"agent_message","message":"Running clippy."}}"#,
+    ];
+
+    #[test]
+    fn a_stream_of_the_versions_before_0_44_reads_as_turns_with_paired_calls() {
+        let src = lines(LEGACY);
+        assert_eq!(detect::detect(src.as_bytes()), Some(Format::Codex));
+        let out = formats::read(src.as_bytes(), None);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        assert_eq!(
+            out.trajectories.len(),
+            2,
+            "a second prompt starts a second run"
+        );
+        let t = &out.trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        use Role::*;
+        assert_eq!(
+            roles,
+            [User, Assistant, Tool, Assistant, Tool, Assistant, Tool, Assistant, Tool, Event]
+        );
+        assert_eq!(
+            t.turns[0].segments[0].text.text,
+            "Fix the failing test in parser.rs"
+        );
+        let texts: Vec<&str> = t.turns[1]
+            .segments
+            .iter()
+            .map(|s| s.text.text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            ["**Running the tests**", "I'll run the tests first."]
+        );
+        let calls: Vec<(&str, &str, Option<usize>)> = t
+            .turns
+            .iter()
+            .flat_map(|u| &u.calls)
+            .map(|c| (c.name.as_str(), c.arguments.as_str(), c.result_turn))
+            .collect();
+        assert_eq!(
+            calls[0],
+            (
+                "shell",
+                r#"{"command": ["bash","-lc","cargo test"]}"#,
+                Some(2)
+            )
+        );
+        assert_eq!(calls[1].0, "update_plan");
+        assert_eq!(calls[2].0, "apply_patch");
+        assert_eq!(calls[2].2, Some(4));
+        assert_eq!(calls[3], ("docs.search", r#"{"q":"E0425"}"#, Some(6)));
+        // An end never begun: its call is the record up to its output, its result the rest.
+        assert_eq!(calls[4], ("shell", "", Some(8)));
+        assert!(t.turns[7].span.end <= t.turns[8].span.start);
+        let results: Vec<(bool, Option<i64>, String)> = [2, 4, 6, 8]
+            .iter()
+            .map(|&k| {
+                let r = t.turns[k].result.as_ref().unwrap();
+                let text: Vec<&str> = t.turns[k]
+                    .segments
+                    .iter()
+                    .map(|s| s.text.text.as_str())
+                    .collect();
+                (r.is_error, r.exit_code, text.join("|"))
+            })
+            .collect();
+        assert_eq!(
+            results,
+            [
+                (
+                    true,
+                    Some(101),
+                    "error[E0425]: cannot find value `x`\n".to_string()
+                ),
+                (
+                    false,
+                    None,
+                    "Success. Updated the following files:\nM src/parser.rs\n".to_string()
+                ),
+                (true, None, "connection refused".to_string()),
+                (false, Some(0), "ok\n".to_string()),
+            ]
+        );
+        let second = &out.trajectories[1];
+        assert_eq!(second.turns.len(), 2);
+        assert_eq!(second.turns[0].segments[0].text.text, "Now run clippy");
+        // Spans lie in the file, each turn after the one before.
+        for w in t.turns.windows(2) {
+            assert!(
+                w[0].span.end <= w[1].span.start,
+                "{:?}",
+                (w[0].span, w[1].span)
+            );
+        }
+    }
 
     #[test]
     fn an_exec_stream_reads_as_turns_with_paired_calls() {

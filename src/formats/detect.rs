@@ -358,7 +358,10 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     if has(d, v, "payload") && ty.as_deref().is_some_and(|t| CODEX_TYPES.contains(&t)) {
         return Some(Format::Codex);
     }
-    if has(d, v, "record_type") || super::codex_exec::is_event(d, v) {
+    if has(d, v, "record_type")
+        || super::codex_exec::is_event(d, v)
+        || super::codex_exec::is_legacy_event(d, v)
+    {
         return Some(Format::Codex);
     }
     if super::gemini_stream::is_event(d, v) || super::gemini_chat::is_record(d, v) {

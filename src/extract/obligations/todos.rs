@@ -91,8 +91,10 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
             .or_else(|| d.get(&v, "args"))
             .or_else(|| d.get(&v, "arguments"))
             .or_else(|| d.get(&v, "items").map(|_| &v))
-            // (OpenCode's call is its `input`, the list in it.)
-            .or_else(|| d.get(&v, "todos").map(|_| &v));
+            // (OpenCode's call is its `input`, the list in it; so is a `plan_update` event of
+            // the legacy Codex exec stream.)
+            .or_else(|| d.get(&v, "todos").map(|_| &v))
+            .or_else(|| d.get(&v, "plan").map(|_| &v));
         if let Some(input) = input {
             if matches!(input.kind, json::Kind::Object(_)) {
                 let list = ["todos", "plan", "items"]
