@@ -211,9 +211,12 @@ impl Reader<'_> {
                 // Only the phrase the colon closes points forward: in "the function doesn't
                 // exist with that name. Let me fix it:" or "how these modules are used
                 // together:" it points back.
+                // (What a pronoun opens after the colon says something of the phrase's referent,
+                // "that script: it binds the port twice", instead of showing it.)
                 let closes = t[e..]
                     .trim_start_matches(['*', '`', ')', ' ', '"'])
-                    .starts_with(':');
+                    .strip_prefix(':')
+                    .is_some_and(|after| !explains_it(after));
                 if (closes
                     && acted_on.is_none()
                     && !done_before_the_calls(noun, t[e..].trim(), infos, vis, lex))
@@ -334,6 +337,21 @@ fn names_it_next(rest: &str) -> bool {
         .is_some_and(|value| {
             value.starts_with(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '`')
         })
+}
+
+/// Whether the text after a colon opens with a subject pronoun: a clause about what precedes
+/// the colon, not what it introduces.
+fn explains_it(after: &str) -> bool {
+    let first = after
+        .trim_start_matches([' ', '*'])
+        .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        first.as_str(),
+        "it" | "it's" | "they" | "they're" | "its" | "their"
+    )
 }
 
 /// "the remaining animals, specifically isopods", "the other bars: Milkboy Coffee": the
@@ -634,6 +652,15 @@ mod tests {
         assert!(restates_in_parentheses(t, "None of these".len()));
         let t = "It goes back to your original payment method (gift card).";
         assert!(!restates_in_parentheses(t, t.find(" (gift").unwrap()));
+    }
+
+    #[test]
+    fn a_pronoun_after_a_colon_says_something_of_what_precedes_it() {
+        assert!(explains_it(" it binds the port twice."));
+        assert!(explains_it(" **they** both fail."));
+        assert!(!explains_it(" `cargo test --release`"));
+        assert!(!explains_it("\n\n- src/main.rs"));
+        assert!(!explains_it(" items, then totals."));
     }
 
     #[test]
