@@ -4702,3 +4702,58 @@ fn the_events_a_condensation_keeps_first_stay_in_view() {
         "turns: 0 task, 1-3 forgotten, 4 condensation, 5 summary, 6-7 agent, 8 condensation, 9 summary, 10 user"
     );
 }
+
+/// A later compaction replaces the summary of an earlier one (and what that one kept before its
+/// own entry) even when its range, as the log names it, starts after them: an id only that
+/// summary gave is unbound after the second compaction (OpenHands; pi).
+#[test]
+fn a_summary_a_later_compaction_replaced_does_not_come_back_into_view() {
+    let openhands = r##"[
+ {"id": 0, "source": "user", "action": "message", "args": {"content": "Fix the parser crash."}},
+ {"id": 1, "source": "agent", "action": "message", "args": {"content": "Looking at the build logs."}},
+ {"id": 2, "source": "agent", "action": "condensation", "args": {"forgotten_events_start_id": 1, "forgotten_events_end_id": 1, "summary": "Build 7QX93KD failed.", "summary_offset": 1}},
+ {"id": 3, "source": "agent", "action": "message", "args": {"content": "Working on it."}},
+ {"id": 4, "source": "agent", "action": "message", "args": {"content": "Still working."}},
+ {"id": 5, "source": "agent", "action": "condensation", "args": {"forgotten_event_ids": [3, 4], "summary": "Parser work in progress."}},
+ {"id": 6, "source": "user", "action": "message", "args": {"content": "Is 7QX93KD still failing?"}}
+]"##;
+    let pi = r##"{"type":"session","version":3,"id":"p-1","timestamp":"t","cwd":"/w"}
+{"type":"message","id":"a1","parentId":null,"timestamp":"t","message":{"role":"user","content":"Fix the parser.","timestamp":1}}
+{"type":"message","id":"a2","parentId":"a1","timestamp":"t","message":{"role":"assistant","content":[{"type":"text","text":"Build 7QX93KD failed."}],"provider":"anthropic","model":"m","stopReason":"stop","timestamp":2}}
+{"type":"message","id":"a3","parentId":"a2","timestamp":"t","message":{"role":"user","content":"Ok, look at it.","timestamp":3}}
+{"type":"compaction","id":"c1","parentId":"a3","timestamp":"t","summary":"Build 7QX93KD failed while fixing the parser.","firstKeptEntryId":"a3","tokensBefore":5000}
+{"type":"message","id":"a4","parentId":"c1","timestamp":"t","message":{"role":"assistant","content":[{"type":"text","text":"Working on it."}],"provider":"anthropic","model":"m","stopReason":"stop","timestamp":4}}
+{"type":"message","id":"a5","parentId":"a4","timestamp":"t","message":{"role":"user","content":"Go on.","timestamp":5}}
+{"type":"compaction","id":"c2","parentId":"a5","timestamp":"t","summary":"The parser work is in progress.","firstKeptEntryId":"a5","tokensBefore":5000}
+{"type":"message","id":"a6","parentId":"c2","timestamp":"t","message":{"role":"user","content":"Is 7QX93KD still failing?","timestamp":6}}"##;
+    for (name, log) in [("events.json", openhands), ("session.jsonl", pi)] {
+        let report = process(name, log.as_bytes());
+        let ids: Vec<(&str, Status)> = report.analyses[0]
+            .facts
+            .iter()
+            .filter(|f| f.subkind == Subkind::Identifier)
+            .map(|f| (f.text.as_str(), f.status))
+            .collect();
+        assert_eq!(ids, [("7QX93KD", Status::Unbound)], "{name}");
+    }
+}
+
+/// "that X: it …" points back at X (the pronoun opens a clause about it); "this X: it …"
+/// introduces X, as "this X:" alone does.
+#[test]
+fn a_pronoun_after_the_colon_makes_only_a_distant_demonstrative_point_back() {
+    let log = r#"[
+ {"role": "user", "content": "The service is slow. Please speed it up."},
+ {"role": "assistant", "content": "I propose this change: it moves the lock out of the hot path."},
+ {"role": "user", "content": "Why does the cache miss so often?"},
+ {"role": "assistant", "content": "The miss comes from that function: it rebuilds the key every call."}
+]"#;
+    let report = process("chat.json", log.as_bytes());
+    let found: Vec<(usize, &str)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::Anaphoric)
+        .map(|f| (f.turn, f.text.as_str()))
+        .collect();
+    assert_eq!(found, [(3, "that function")]);
+}

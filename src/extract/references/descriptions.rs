@@ -211,12 +211,13 @@ impl Reader<'_> {
                 // Only the phrase the colon closes points forward: in "the function doesn't
                 // exist with that name. Let me fix it:" or "how these modules are used
                 // together:" it points back.
-                // (What a pronoun opens after the colon says something of the phrase's referent,
-                // "that script: it binds the port twice", instead of showing it.)
+                // (What a pronoun opens after the colon says something of a distant referent,
+                // "that script: it binds the port twice", instead of showing it; "this change:
+                // it moves the lock" still introduces the change.)
                 let closes = t[e..]
                     .trim_start_matches(['*', '`', ')', ' ', '"'])
                     .strip_prefix(':')
-                    .is_some_and(|after| !explains_it(after));
+                    .is_some_and(|after| near || !explains_it(after));
                 if (closes
                     && acted_on.is_none()
                     && !done_before_the_calls(noun, t[e..].trim(), infos, vis, lex))

@@ -237,55 +237,13 @@ impl Visible {
 /// How many of the turns a compaction kept word for word the binder reads again after it.
 const KEPT_IN_VIEW: usize = 128;
 
-/// The turns compactions and resets took out of view so far. Each turn is covered once, and a
-/// walk back over the turns still in view jumps over covered runs (a union-find whose covered
-/// turns point left), so any number of compactions costs about one pass.
-struct OutOfView {
-    /// `left[t + 1]`: the nearest turn at or before `t` still in view, plus one (0: none);
-    /// compressed as it is followed.
-    left: Vec<usize>,
-}
+/// How many of the turns before everything compactions replaced the binder reads again after
+/// each: the head of a log is its system prompt and task, a turn or two.
+const HEAD_IN_VIEW: usize = 4;
 
-impl OutOfView {
-    fn new(turns: usize) -> OutOfView {
-        OutOfView {
-            left: (0..=turns).collect(),
-        }
-    }
-
-    /// The nearest turn at or before `t` still in view, plus one (0: none).
-    fn find(&mut self, t_plus_one: usize) -> usize {
-        let mut x = t_plus_one;
-        while self.left[x] != x {
-            let up = self.left[self.left[x]];
-            self.left[x] = up;
-            x = up;
-        }
-        x
-    }
-
-    /// Takes turns `first..=last` out of view.
-    fn cover(&mut self, first: usize, last: usize) {
-        let last = last.min(self.left.len().saturating_sub(2));
-        let mut x = self.find(last + 1);
-        while x > first {
-            self.left[x] = x - 1;
-            x = self.find(x - 1);
-        }
-    }
-
-    /// The latest `max` turns before `before` still in view, in turn order.
-    fn latest_in_view(&mut self, before: usize, max: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut x = self.find(before);
-        while x > 0 && out.len() < max {
-            out.push(x - 1);
-            x = self.find(x - 1);
-        }
-        out.reverse();
-        out
-    }
-}
+/// How many identifiers of each of those turns' segments are read again: a bound that keeps a
+/// log of thousands of compactions under a task of thousands of ids linear.
+const HEAD_IDS: usize = 256;
 
 /// Whether the binder stops at a compaction (what the agent sees) or reads on through it (where
 /// a reference would bind had nothing been replaced: the `reference-across-compaction` rule).
@@ -334,18 +292,24 @@ pub fn extract(
     let first_new = facts.len();
     let mut vis = Visible::default();
     let mut next_compaction = 0;
-    let mut gone = OutOfView::new(traj.turns.len());
+    // The first turn in view: after the latest compaction or reset, or the first turn that
+    // compaction kept after what it replaced.
+    let mut view_start = 0;
+    // The turns before the first any compaction replaced (an OpenHands condensation's first
+    // events, the task among them; a system prompt a compaction keeps) stay in view however
+    // many compactions follow, the first `HEAD_IN_VIEW` of them read again after each. (Their
+    // identifiers are found once.)
+    let mut head_end = usize::MAX;
+    let mut head_ids: Vec<Vec<Vec<(usize, usize)>>> = Vec::new();
     for (i, turn) in traj.turns.iter().enumerate() {
         let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
         let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
         if resets || compaction && compactions == Compactions::Stop {
             vis = std::mem::take(&mut vis).after(compaction);
-            // What the compaction replaced leaves the view; the turns it kept word for word
-            // (before what it replaced: the events an OpenHands condensation keeps first; after
-            // it: Claude Code's preserved segment, a condensation's recent events) stay, and
-            // are read again, the latest `KEPT_IN_VIEW` of them (a bound that keeps the
-            // reading linear however the kept turns pile up). (Compactions are in turn order:
-            // a cursor finds this one.)
+            // The turns a compaction kept word for word stay in view (`view_after`): they are
+            // read again, the latest `KEPT_IN_VIEW` of them (a bound that keeps the reading
+            // linear however the kept spans overlap). (Compactions are in turn order: a cursor
+            // finds this one.)
             while traj
                 .compactions
                 .get(next_compaction)
@@ -353,11 +317,27 @@ pub fn extract(
             {
                 next_compaction += 1;
             }
-            match traj.compactions.get(next_compaction) {
-                Some(c) if compaction && c.turn == i => gone.cover(c.replaced.0, c.replaced.1),
-                _ => gone.cover(0, i),
+            let this = traj
+                .compactions
+                .get(next_compaction)
+                .filter(|c| compaction && c.turn == i);
+            view_start = this.map_or(i + 1, |c| c.view_after(view_start));
+            head_end = this
+                .map_or(0, |c| c.replaced.0)
+                .min(head_end)
+                .min(view_start);
+            let head = head_end.min(HEAD_IN_VIEW);
+            while head_ids.len() < head {
+                let mut ids = ids_of(&traj.turns[head_ids.len()]);
+                for seg in &mut ids {
+                    seg.truncate(HEAD_IDS);
+                }
+                head_ids.push(ids);
             }
-            for k in gone.latest_in_view(i, KEPT_IN_VIEW) {
+            for (k, ids) in head_ids.iter().enumerate().take(head) {
+                remember(k, traj, ids, calls, &nouns, &mut vis);
+            }
+            for k in view_start.max(i.saturating_sub(KEPT_IN_VIEW)).max(head)..i {
                 remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
             }
             continue;
@@ -1010,22 +990,7 @@ fn remember(
 
 #[cfg(test)]
 mod tests {
-    use super::{Claimed, OutOfView};
-
-    #[test]
-    fn out_of_view_covers_runs_once_and_walks_back_over_what_is_left() {
-        let mut gone = OutOfView::new(12);
-        gone.cover(3, 5);
-        assert_eq!(gone.latest_in_view(8, 100), [0, 1, 2, 6, 7]);
-        // Overlapping and nested runs; one reaching past the end is cut there.
-        gone.cover(4, 7);
-        gone.cover(6, 6);
-        gone.cover(10, 40);
-        assert_eq!(gone.latest_in_view(12, 100), [0, 1, 2, 8, 9]);
-        assert_eq!(gone.latest_in_view(12, 3), [2, 8, 9]);
-        gone.cover(0, 11);
-        assert!(gone.latest_in_view(12, 100).is_empty());
-    }
+    use super::Claimed;
 
     #[test]
     fn a_print_holds_an_entry_for_an_id_when_a_line_opens_on_it() {
