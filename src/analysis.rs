@@ -58,6 +58,7 @@ pub fn analyze_with(
             let calls = Calls::new(traj, lex);
             let mut facts = extract::extract(traj, bytes, lex, &calls);
             resolve::resolve(traj, bytes, lex, &calls, &mut facts, traj.turns.len());
+            extract::references::out_of_cleared_results(traj, &mut facts);
             let turns = gate::verdicts(traj, &facts);
             let quiescent: Vec<bool> = turns
                 .iter()

@@ -367,6 +367,8 @@ impl Trajectory {
         let mut out = Vec::new();
         // Call id → result turn, built when a clearing first needs it.
         let mut result_of: Option<HashMap<&str, usize>> = None;
+        // (A result an earlier clearing took is not cleared again.)
+        let mut cleared_before: std::collections::HashSet<usize> = Default::default();
         for (i, t) in self.turns.iter().enumerate() {
             match &t.event {
                 Some(EventKind::Compaction {
@@ -406,7 +408,7 @@ impl Trajectory {
                     let mut cleared: Vec<usize> = call_ids
                         .iter()
                         .filter_map(|id| result_of.get(id.as_str()).copied())
-                        .filter(|&r| r < i)
+                        .filter(|&r| r < i && cleared_before.insert(r))
                         .collect();
                     cleared.sort_unstable();
                     cleared.dedup();
@@ -426,6 +428,22 @@ impl Trajectory {
             }
         }
         self.compactions = out;
+    }
+
+    /// For each turn, the earliest clearing (its event turn) that took it out of view; empty
+    /// when the log holds no clearing.
+    pub fn cleared_at(&self) -> Vec<Option<usize>> {
+        let mut at: Vec<Option<usize>> = Vec::new();
+        for c in self.compactions.iter().filter(|c| c.clears) {
+            let (a, b) = c.replaced;
+            if at.len() <= b {
+                at.resize(b + 1, None);
+            }
+            for slot in &mut at[a..=b] {
+                slot.get_or_insert(c.turn);
+            }
+        }
+        at
     }
 
     /// The call a result answers.

@@ -153,6 +153,19 @@ impl LiveFacts {
         LiveFacts { live, pointed_at }
     }
 
+    /// The facts with a live status that turns `first..=last` hold (not the references into
+    /// them).
+    fn held(&self, first: usize, last: usize) -> Vec<usize> {
+        let from = self.live.partition_point(|&(t, _)| t < first);
+        let to = self.live.partition_point(|&(t, _)| t <= last);
+        let mut ids: Vec<usize> = self.live[from.min(to)..to]
+            .iter()
+            .map(|&(_, id)| id)
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
     /// `live_facts` of `first..=last`.
     pub fn of(&self, facts: &[Fact], first: usize, last: usize) -> Vec<usize> {
         let within = |v: &[(usize, usize)]| {
@@ -615,7 +628,14 @@ pub fn check_compaction(
     compaction: &Compaction,
     lex: &Lexicon,
 ) -> ProbeReport {
-    check_compaction_with(traj, facts, &LiveFacts::new(facts), compaction, lex)
+    check_compaction_with(
+        traj,
+        facts,
+        &LiveFacts::new(facts),
+        compaction,
+        &traj.cleared_at(),
+        lex,
+    )
 }
 
 /// `check_compaction`, with the facts' index worked out once for all of a log's compactions.
@@ -624,10 +644,25 @@ fn check_compaction_with(
     facts: &[Fact],
     live: &LiveFacts,
     compaction: &Compaction,
+    cleared_at: &[Option<usize>],
     lex: &Lexicon,
 ) -> ProbeReport {
     let (first, last) = compaction.replaced;
-    let ids = live.of(facts, first, last);
+    // A clearing drops what its results held; a reference to one made after it is
+    // `reference-into-compacted-span`'s, and one made before it was read while the result was
+    // in view. What an earlier clearing took, a later compaction could not see to carry.
+    let mut ids = if compaction.clears {
+        live.held(first, last)
+    } else {
+        live.of(facts, first, last)
+    };
+    ids.retain(|&id| {
+        cleared_at
+            .get(facts[id].turn)
+            .copied()
+            .flatten()
+            .is_none_or(|c| c >= compaction.turn)
+    });
     let text = match compaction.summary_turn {
         Some(t) if !compaction.opaque => summary_text(traj, t),
         _ => String::new(),
@@ -671,9 +706,10 @@ pub fn check_compactions(traj: &Trajectory, facts: &[Fact], lex: &Lexicon) -> Ve
         return Vec::new();
     }
     let live = LiveFacts::new(facts);
+    let cleared_at = traj.cleared_at();
     traj.compactions
         .iter()
-        .map(|c| check_compaction_with(traj, facts, &live, c, lex))
+        .map(|c| check_compaction_with(traj, facts, &live, c, &cleared_at, lex))
         .collect()
 }
 

@@ -4554,9 +4554,9 @@ fn overlapping_preserved_segments_and_a_stray_anchor() {
 
 /// A Claude Code `microcompact_boundary` clears the results of the calls it names and leaves
 /// everything else in view: each cleared result is a compaction of its own turn (no summary);
-/// an identifier whose defining result was cleared binds to a later result that shows it, or
-/// to nothing; a reference made before the clearing keeps its antecedent; and a plan counts a
-/// cleared result as the placeholder left for it.
+/// an identifier whose defining result was cleared binds to a later turn in view that shows it;
+/// a reference made before the clearing keeps its antecedent; and a plan counts a cleared
+/// result as the placeholder left for it.
 #[test]
 fn a_microcompact_clears_only_the_results_it_names() {
     let user = |uuid: &str, parent: &str, content: Value| {
@@ -4637,8 +4637,10 @@ fn a_microcompact_clears_only_the_results_it_names() {
         .collect();
     assert_eq!(
         ids,
-        [(9, Some(8), Status::Bound), (11, None, Status::Unbound)],
-        "turn 9: the result it bound to (4) cleared, a later one shows it; turn 11: every result cleared"
+        [(9, Some(8), Status::Bound), (11, Some(9), Status::Bound)],
+        "turn 9: the result it bound to (4) cleared, a later one shows it (and keeps it, though \
+         cleared at turn 10: the reference was made before); turn 11: every result cleared, the \
+         agent's own words in view still show it"
     );
     let annotated = trajlint::annotate(log.as_bytes()).expect("read");
     let tokens = &annotated[0].analysis.tokens;

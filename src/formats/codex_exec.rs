@@ -79,10 +79,17 @@ pub fn is_legacy_event(d: &Doc, rec: &Value) -> bool {
 /// deltas, token counts and diffs are not read.
 pub(super) fn read_legacy(d: Doc, records: &[(Span, &Value)], mut out: ReadOutput) -> ReadOutput {
     let mut r = Run::new(d, Span::new(0, 0));
+    // Calls begun and not yet ended, by `call_id` ("" without one), oldest first: an id used
+    // twice pairs in order.
+    let mut begun: HashMap<String, std::collections::VecDeque<(usize, usize)>> = HashMap::new();
     for &(span, rec) in records {
-        if let Some(prompt) = d.get(rec, "prompt").filter(|_| d.get(rec, "msg").is_none()) {
+        let prompt = d
+            .get(rec, "prompt")
+            .filter(|p| d.get(rec, "msg").is_none() && matches!(p.kind, Kind::Str { .. }));
+        if let Some(prompt) = prompt {
             if !r.traj.turns.is_empty() {
                 std::mem::replace(&mut r, Run::new(d, span)).finish(&mut out);
+                begun.clear();
             }
             let mut t = Turn::new(Role::User, span);
             push_content(&d, prompt, SegmentKind::Prose, &mut t);
@@ -129,9 +136,8 @@ pub(super) fn read_legacy(d: Doc, records: &[(Span, &Value)], mut out: ReadOutpu
                 let i = r.assistant(span);
                 r.traj.turns[i].calls.push(call);
                 let c = r.traj.turns[i].calls.len() - 1;
-                if let Some(k) = d.get_str(msg, "call_id") {
-                    r.started.insert(k, (i, c));
-                }
+                let key = d.get_str(msg, "call_id").unwrap_or_default();
+                begun.entry(key).or_default().push_back((i, c));
             }
             "web_search_end" => {
                 let call = legacy_call(&d, &ty, msg, msg.span);
@@ -139,7 +145,8 @@ pub(super) fn read_legacy(d: Doc, records: &[(Span, &Value)], mut out: ReadOutpu
                 r.traj.turns[i].calls.push(call);
             }
             "exec_command_end" | "patch_apply_end" | "mcp_tool_call_end" => {
-                let started = d.get_str(msg, "call_id").and_then(|k| r.started.remove(&k));
+                let key = d.get_str(msg, "call_id").unwrap_or_default();
+                let started = begun.get_mut(&key).and_then(|q| q.pop_front());
                 let (call, result_span) = match started {
                     Some(call) => (call, span),
                     // Never seen begun: the record is cut in two where its outcome starts, the
@@ -245,9 +252,12 @@ fn legacy_result(d: &Doc, ty: &str, msg: &Value, span: Span) -> Turn {
                     }
                 }
             }
-            let code = d
-                .get(msg, "exit_code")
-                .and_then(|v| d.raw(v).parse::<i64>().ok());
+            // (A number, or one written as a string or with a fraction.)
+            let code = d.get(msg, "exit_code").and_then(|v| {
+                let text = d.str(v).unwrap_or_else(|| d.raw(v).to_string());
+                let n: f64 = text.trim().parse().ok()?;
+                (n.fract() == 0.0 && n.abs() < 1e15).then_some(n as i64)
+            });
             ("command_execution", code.is_some_and(|c| c != 0), code)
         }
         "patch_apply_end" => {
@@ -549,6 +559,11 @@ mod tests {
         r#"{"id":"1","msg":{"type":"token_count","input_tokens":100,"output_tokens":20}}"#,
         r#"{"id":"1","msg":{"type":"task_complete","last_agent_message":"done"}}"#,
         r#"{"id":"2","msg":{"type":"error","message":"stream disconnected"}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_begin","call_id":"dup","command":["a"]}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_begin","call_id":"dup","command":["b"]}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_end","call_id":"dup","stdout":"A out","exit_code":"0"}}"#,
+        r#"{"id":"1","msg":{"type":"exec_command_end","call_id":"dup","stdout":"B out","exit_code":"1"}}"#,
+        r#"{"prompt":null}"#,
         r#"{"prompt":"Now run clippy"}"#,
         r#"{"id":"1","msg":{"type":"agent_message","message":"Running clippy."}}"#,
     ];
@@ -569,8 +584,26 @@ mod tests {
         use Role::*;
         assert_eq!(
             roles,
-            [User, Assistant, Tool, Assistant, Tool, Assistant, Tool, Assistant, Tool, Event]
+            [
+                User, Assistant, Tool, Assistant, Tool, Assistant, Tool, Assistant, Tool, Event,
+                Assistant, Tool, Tool
+            ]
         );
+        // One call id begun twice pairs in order; an exit code written as a string still counts.
+        let dup: Vec<(&str, Option<usize>)> = t.turns[10]
+            .calls
+            .iter()
+            .map(|c| (c.arguments.as_str(), c.result_turn))
+            .collect();
+        assert_eq!(
+            dup,
+            [
+                (r#"{"command": ["a"]}"#, Some(11)),
+                (r#"{"command": ["b"]}"#, Some(12))
+            ]
+        );
+        let r = t.turns[12].result.as_ref().unwrap();
+        assert_eq!((r.exit_code, r.is_error), (Some(1), true));
         assert_eq!(
             t.turns[0].segments[0].text.text,
             "Fix the failing test in parser.rs"

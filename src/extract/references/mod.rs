@@ -289,7 +289,6 @@ pub fn extract(
                 .collect()
         }
     };
-    let first_new = facts.len();
     let mut vis = Visible::default();
     let mut next_compaction = 0;
     // The first turn in view: after the latest compaction or reset, or the first turn that
@@ -366,31 +365,23 @@ pub fn extract(
             vis.seen_dialogue = true;
         }
     }
-    if compactions == Compactions::Stop {
-        out_of_cleared_results(traj, &mut facts[first_new..]);
-    }
 }
 
 /// A clearing leaves the turns around the results it cleared in view, so the binder read on
 /// through it; what it cleared is out of view for the turns after it. A reference bound there
-/// is unbound: nothing it can see is its antecedent (an identifier whose record a later result
-/// shows again binds there). Such turns are no candidates either.
-fn out_of_cleared_results(traj: &Trajectory, refs: &mut [Fact]) {
-    let mut cleared_at: Vec<Option<usize>> = Vec::new();
-    for c in traj.compactions.iter().filter(|c| c.clears) {
-        let (a, b) = c.replaced;
-        if cleared_at.len() <= b {
-            cleared_at.resize(b + 1, None);
-        }
-        for slot in &mut cleared_at[a..=b] {
-            slot.get_or_insert(c.turn);
-        }
-    }
+/// is unbound: nothing it can see is its antecedent (an identifier a later turn in view shows
+/// again binds there). Such turns are no candidates either. Run on the resolved facts: the
+/// resolver adds candidates of its own.
+pub fn out_of_cleared_results(traj: &Trajectory, facts: &mut [Fact]) {
+    let cleared_at = traj.cleared_at();
     if cleared_at.is_empty() {
         return;
     }
     let gone = |t: usize, by: usize| cleared_at.get(t).copied().flatten().is_some_and(|c| c < by);
-    for f in refs.iter_mut() {
+    for f in facts
+        .iter_mut()
+        .filter(|f| f.kind() == crate::extract::FactKind::Reference)
+    {
         let r = f.turn;
         f.candidates.retain(|&t| !gone(t, r));
         let Some(a) = f.antecedent.filter(|a| gone(a.turn, r)) else {
@@ -399,8 +390,7 @@ fn out_of_cleared_results(traj: &Trajectory, refs: &mut [Fact]) {
         f.antecedent = None;
         f.status = Status::Unbound;
         if f.subkind == Subkind::Identifier {
-            let shown_again = |t: usize| t > a.turn && traj.turns[t].role == Role::Tool;
-            if let Some(&later) = f.candidates.iter().filter(|&&t| shown_again(t)).max() {
+            if let Some(&later) = f.candidates.iter().filter(|&&t| t > a.turn).max() {
                 f.candidates.retain(|&t| t != later);
                 f.antecedent = Some(link(traj, later));
                 f.status = Status::Bound;

@@ -30,6 +30,7 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
         }
         segment.push(n);
     }
+    let cleared_at = traj.cleared_at();
     for r in repeats(cx, rule) {
         let first = call(cx, r.prev);
         let Some(rt) = first.result_turn else {
@@ -38,7 +39,13 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
         let Some(null) = null_at.get(&rt) else {
             continue;
         };
-        if r.changed || rt >= r.cur.turn || segment[r.prev.turn] != segment[r.cur.turn] {
+        // (A result a clearing took out of view is fetched again by design.)
+        let cleared = cleared_at
+            .get(rt)
+            .copied()
+            .flatten()
+            .is_some_and(|c| c < r.cur.turn);
+        if r.changed || cleared || rt >= r.cur.turn || segment[r.prev.turn] != segment[r.cur.turn] {
             continue;
         }
         let again = call(cx, r.cur);
