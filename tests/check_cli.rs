@@ -1071,7 +1071,7 @@ fn a_clearing_of_tool_results_is_checked_as_a_compaction_of_each_run_it_cleared(
     assert!(
         lines[1].ends_with(
             ":10:128: warning[CP002] anaphoric reference `That error` points into turns the \
-             compaction at turn 8 replaced (antecedent: turn 6)"
+             clearing at turn 8 cleared (antecedent: turn 6)"
         ),
         "{}",
         r.stdout

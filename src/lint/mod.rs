@@ -188,9 +188,14 @@ impl RuleKind {
                 "count",
                 "facts",
             ],
-            RuleKind::ReferenceAcrossCompaction => {
-                &["fact", "text", "turn", "antecedent_turn", "compaction_turn"]
-            }
+            RuleKind::ReferenceAcrossCompaction => &[
+                "fact",
+                "text",
+                "turn",
+                "antecedent_turn",
+                "compaction_turn",
+                "replacing",
+            ],
             RuleKind::ReissuedCall => &["tool", "call", "turn", "first_turn", "compaction_turn"],
             RuleKind::OpaqueCompaction => &["turn", "compaction", "reason"],
             RuleKind::UnreadableRecord => &["message", "turn"],

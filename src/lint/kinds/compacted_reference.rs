@@ -73,6 +73,8 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             "turn" => Some(f.turn.to_string()),
             "antecedent_turn" => Some(a.turn.to_string()),
             "compaction_turn" => Some(c.turn.to_string()),
+            "replacing" if c.clears => Some(format!("the clearing at turn {} cleared", c.turn)),
+            "replacing" => Some(format!("the compaction at turn {} replaced", c.turn)),
             _ => None,
         });
         out.push(Draft {
@@ -83,14 +85,22 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             labels: vec![
                 Label {
                     span: a.bytes,
-                    message: format!(
-                        "its antecedent (turn {}), replaced by the compaction",
-                        a.turn
-                    ),
+                    message: if c.clears {
+                        format!("its antecedent (turn {}), cleared", a.turn)
+                    } else {
+                        format!(
+                            "its antecedent (turn {}), replaced by the compaction",
+                            a.turn
+                        )
+                    },
                 },
                 Label {
                     span: traj.turns[c.turn].span,
-                    message: format!("the compaction (turn {})", c.turn),
+                    message: if c.clears {
+                        format!("the clearing (turn {})", c.turn)
+                    } else {
+                        format!("the compaction (turn {})", c.turn)
+                    },
                 },
             ]
             .into_iter()
