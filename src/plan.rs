@@ -189,9 +189,8 @@ const CLEARED_PLACEHOLDER: &str = "[Old tool result content cleared]";
 fn in_context_tokens(traj: &Trajectory, a: &Analysis) -> Vec<usize> {
     let mut tokens = a.tokens.clone();
     let placeholder = crate::tokens::count(CLEARED_PLACEHOLDER);
-    for c in traj.compactions.iter().filter(|c| c.clears) {
-        let (first, last) = c.replaced;
-        for t in tokens.iter_mut().take(last + 1).skip(first) {
+    for (t, cleared) in tokens.iter_mut().zip(traj.cleared_at()) {
+        if cleared.is_some() {
             *t = (*t).min(placeholder);
         }
     }

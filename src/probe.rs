@@ -156,37 +156,34 @@ impl LiveFacts {
     /// The facts with a live status that turns `first..=last` hold (not the references into
     /// them).
     fn held(&self, first: usize, last: usize) -> Vec<usize> {
-        let from = self.live.partition_point(|&(t, _)| t < first);
-        let to = self.live.partition_point(|&(t, _)| t <= last);
-        let mut ids: Vec<usize> = self.live[from.min(to)..to]
-            .iter()
-            .map(|&(_, id)| id)
-            .collect();
+        let mut ids: Vec<usize> = within(&self.live, first, last).map(|&(_, id)| id).collect();
         ids.sort_unstable();
         ids
     }
 
     /// `live_facts` of `first..=last`.
     pub fn of(&self, facts: &[Fact], first: usize, last: usize) -> Vec<usize> {
-        let within = |v: &[(usize, usize)]| {
-            let from = v.partition_point(|&(t, _)| t < first);
-            let to = v.partition_point(|&(t, _)| t <= last);
-            from.min(to)..to
-        };
-        let mut ids: Vec<usize> = self.live[within(&self.live)]
-            .iter()
-            .map(|&(_, id)| id)
-            .chain(
-                self.pointed_at[within(&self.pointed_at)]
-                    .iter()
-                    .map(|&(_, id)| id)
-                    .filter(|&id| facts[id].turn > last),
-            )
-            .collect();
+        let mut ids = self.held(first, last);
+        ids.extend(
+            within(&self.pointed_at, first, last)
+                .map(|&(_, id)| id)
+                .filter(|&id| facts[id].turn > last),
+        );
         ids.sort_unstable();
         ids.dedup();
         ids
     }
+}
+
+/// The entries of `v` (sorted by turn) for turns `first..=last`.
+fn within(
+    v: &[(usize, usize)],
+    first: usize,
+    last: usize,
+) -> impl Iterator<Item = &(usize, usize)> {
+    let from = v.partition_point(|&(t, _)| t < first);
+    let to = v.partition_point(|&(t, _)| t <= last);
+    v[from.min(to)..to].iter()
 }
 
 /// The turns a reference may point at: its antecedent and its candidates.

@@ -121,28 +121,15 @@ pub(super) fn read_legacy(d: Doc, records: &[(Span, &Value)], mut out: ReadOutpu
                 }
             }
             "plan_update" => {
-                let call = ToolCall {
-                    id: None,
-                    name: "update_plan".into(),
-                    arguments: d.raw(msg).to_string(),
-                    span: msg.span,
-                    result_turn: None,
-                };
-                let i = r.assistant(span);
-                r.traj.turns[i].calls.push(call);
+                r.add_call(span, whole_record_call(&d, "update_plan", msg));
             }
             "exec_command_begin" | "patch_apply_begin" | "mcp_tool_call_begin" => {
-                let call = legacy_call(&d, &ty, msg, msg.span);
-                let i = r.assistant(span);
-                r.traj.turns[i].calls.push(call);
-                let c = r.traj.turns[i].calls.len() - 1;
+                let at = r.add_call(span, legacy_call(&d, &ty, msg, msg.span));
                 let key = d.get_str(msg, "call_id").unwrap_or_default();
-                begun.entry(key).or_default().push_back((i, c));
+                begun.entry(key).or_default().push_back(at);
             }
             "web_search_end" => {
-                let call = legacy_call(&d, &ty, msg, msg.span);
-                let i = r.assistant(span);
-                r.traj.turns[i].calls.push(call);
+                r.add_call(span, legacy_call(&d, &ty, msg, msg.span));
             }
             "exec_command_end" | "patch_apply_end" | "mcp_tool_call_end" => {
                 let key = d.get_str(msg, "call_id").unwrap_or_default();
@@ -161,13 +148,11 @@ pub(super) fn read_legacy(d: Doc, records: &[(Span, &Value)], mut out: ReadOutpu
                             .clamp(span.start, span.end);
                         let call =
                             legacy_call(&d, &ty, msg, Span::new(msg.span.start.min(cut), cut));
-                        let i = r.assistant(Span::new(span.start, cut));
-                        r.traj.turns[i].calls.push(call);
-                        let c = r.traj.turns[i].calls.len() - 1;
+                        let at = r.add_call(Span::new(span.start, cut), call);
                         if cut == span.end {
                             continue;
                         }
-                        ((i, c), Span::new(cut, span.end))
+                        (at, Span::new(cut, span.end))
                     }
                 };
                 let mut t = legacy_result(&d, &ty, msg, result_span);
@@ -184,6 +169,17 @@ pub(super) fn read_legacy(d: Doc, records: &[(Span, &Value)], mut out: ReadOutpu
     }
     r.finish(&mut out);
     out
+}
+
+/// A call that is the record itself: a todo list or plan the agent writes whole each time.
+fn whole_record_call(d: &Doc, name: &str, v: &Value) -> ToolCall {
+    ToolCall {
+        id: None,
+        name: name.into(),
+        arguments: d.raw(v).to_string(),
+        span: v.span,
+        result_turn: None,
+    }
 }
 
 /// The fields of a legacy `*_end` that say how the call went.
@@ -239,19 +235,20 @@ fn legacy_result(d: &Doc, ty: &str, msg: &Value, span: Span) -> Turn {
         d.get(msg, k)
             .filter(|v| d.str(v).is_some_and(|s| !s.is_empty()))
     };
+    // What a command or a patch printed. (`aggregated_output` interleaves both streams; early
+    // versions had only these.)
+    let streams: &[&str] = if non_empty("aggregated_output").is_some() {
+        &["aggregated_output"]
+    } else {
+        &["stdout", "stderr"]
+    };
+    if ty != "mcp_tool_call_end" {
+        for v in streams.iter().filter_map(|k| non_empty(k)) {
+            push_content(d, v, SegmentKind::Output, &mut t);
+        }
+    }
     let (kind, is_error, exit_code) = match ty {
         "exec_command_end" => {
-            // (`aggregated_output` interleaves both streams; early versions had only these.)
-            match non_empty("aggregated_output") {
-                Some(v) => push_content(d, v, SegmentKind::Output, &mut t),
-                None => {
-                    for k in ["stdout", "stderr"] {
-                        if let Some(v) = non_empty(k) {
-                            push_content(d, v, SegmentKind::Output, &mut t);
-                        }
-                    }
-                }
-            }
             // (A number, or one written as a string or with a fraction.)
             let code = d.get(msg, "exit_code").and_then(|v| {
                 let text = d.str(v).unwrap_or_else(|| d.raw(v).to_string());
@@ -261,11 +258,6 @@ fn legacy_result(d: &Doc, ty: &str, msg: &Value, span: Span) -> Turn {
             ("command_execution", code.is_some_and(|c| c != 0), code)
         }
         "patch_apply_end" => {
-            for k in ["stdout", "stderr"] {
-                if let Some(v) = non_empty(k) {
-                    push_content(d, v, SegmentKind::Output, &mut t);
-                }
-            }
             let failed = d.get(msg, "success").and_then(|v| d.as_bool(v)) == Some(false);
             ("file_change", failed, None)
         }
@@ -334,6 +326,13 @@ impl<'a> Run<'a> {
         open_assistant(&mut self.traj, &mut self.open_assistant, span)
     }
 
+    /// Adds `call` to the open assistant turn (extended over `span`): where it now is.
+    fn add_call(&mut self, span: Span, call: ToolCall) -> (usize, usize) {
+        let i = self.assistant(span);
+        self.traj.turns[i].calls.push(call);
+        (i, self.traj.turns[i].calls.len() - 1)
+    }
+
     fn item(&mut self, span: Span, item: &Value, completed: bool) {
         let d = self.d;
         let kind = d
@@ -351,27 +350,16 @@ impl<'a> Run<'a> {
             }
             "todo_list" => {
                 // Every state of the list is a write of it: a later one marks steps done.
-                let call = ToolCall {
-                    id: None,
-                    name: "todo_list".into(),
-                    arguments: d.raw(item).to_string(),
-                    span: item.span,
-                    result_turn: None,
-                };
-                let i = self.assistant(span);
-                self.traj.turns[i].calls.push(call);
+                self.add_call(span, whole_record_call(&d, "todo_list", item));
             }
             "command_execution" | "mcp_tool_call" | "collab_tool_call" | "web_search"
             | "file_change" => {
                 if !completed {
                     // (Without an id, a later event cannot be told to be this item's.)
                     if id.as_ref().is_none_or(|k| !self.started.contains_key(k)) {
-                        let call = self.call(&kind, item, item.span);
-                        let i = self.assistant(span);
-                        self.traj.turns[i].calls.push(call);
-                        let c = self.traj.turns[i].calls.len() - 1;
+                        let at = self.add_call(span, self.call(&kind, item, item.span));
                         if let Some(k) = id {
-                            self.started.insert(k, (i, c));
+                            self.started.insert(k, at);
                         }
                     }
                     return;
@@ -397,14 +385,12 @@ impl<'a> Run<'a> {
                             .clamp(span.start, span.end);
                         let call_span = Span::new(item.span.start.min(cut), cut);
                         let call = self.call(&kind, item, call_span);
-                        let i = self.assistant(Span::new(span.start, cut));
-                        self.traj.turns[i].calls.push(call);
-                        let c = self.traj.turns[i].calls.len() - 1;
+                        let at = self.add_call(Span::new(span.start, cut), call);
                         if cut < span.end {
                             let mut t =
                                 self.result_turn(&kind, item, Span::new(cut, span.end), output);
                             if let Some(r) = t.result.as_mut() {
-                                r.call = Some((i, c));
+                                r.call = Some(at);
                             }
                             self.push(t);
                         }
