@@ -224,7 +224,7 @@ pub fn stem(word: &str) -> String {
 }
 
 /// `stem`, written into `w` (cleared first): callers stemming many words reuse one buffer.
-fn stem_into(word: &str, w: &mut String) {
+pub(crate) fn stem_into(word: &str, w: &mut String) {
     lowercase_into(word, w);
     cut_suffixes(w);
 }

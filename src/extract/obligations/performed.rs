@@ -27,10 +27,12 @@ pub(super) fn name_keys(text: &str) -> Vec<String> {
 
 pub(crate) fn families_of(text: &str, lex: &Lexicon) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut stem = String::new();
     // `update_reservation_flights` names an action too: split snake_case words.
     for (_, w) in tokens(text) {
         for part in std::iter::once(w).chain(w.split('_').filter(|p| p.len() < w.len())) {
-            if let Some(f) = lex.synonyms.get(&crate::extract::words::stem(part)) {
+            crate::extract::words::stem_into(part, &mut stem);
+            if let Some(f) = lex.synonyms.get(&stem) {
                 for x in f {
                     if !out.contains(x) {
                         out.push(x.clone());

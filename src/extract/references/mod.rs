@@ -260,16 +260,7 @@ pub fn extract(
     compactions: Compactions,
     facts: &mut Vec<Fact>,
 ) {
-    // Surface form (as written, lowercase, and its plural) → stem, so the scan needs no stemming.
-    let nouns: HashMap<String, String> = lex
-        .nouns
-        .iter()
-        .flat_map(|n| [n.to_lowercase(), format!("{}s", n.to_lowercase())])
-        .map(|f| {
-            let s = stem(&f);
-            (f, s)
-        })
-        .collect();
+    let nouns = Nouns::new(lex);
     // The task's own words (the opening of the first user message): a turn that quotes them
     // restates "the original request" it names.
     let task: &str = traj
@@ -831,12 +822,56 @@ fn act(vis: &mut Visible, i: usize, families: &[String]) {
     }
 }
 
+/// The nouns a later description can name, by surface form (lowercase, and its plural) → stem,
+/// so the scan of a large output needs no stemming.
+struct Nouns {
+    stems: HashMap<String, String>,
+    /// Per first letter, the second letters a noun starts with: most words of an output are
+    /// no noun, and two table reads turn them away before a lowercase copy and a hash.
+    starts: [u32; 26],
+}
+
+impl Nouns {
+    fn new(lex: &Lexicon) -> Nouns {
+        let mut starts = [0u32; 26];
+        let stems: HashMap<String, String> = lex
+            .nouns
+            .iter()
+            .flat_map(|n| [n.to_lowercase(), format!("{}s", n.to_lowercase())])
+            .map(|f| {
+                let s = stem(&f);
+                (f, s)
+            })
+            .collect();
+        // (A noun not of ASCII letters is never looked up: the scan splits words at others.)
+        for f in stems.keys() {
+            if let [a @ b'a'..=b'z', b @ b'a'..=b'z', ..] = f.as_bytes() {
+                starts[(a - b'a') as usize] |= 1 << (b - b'a');
+            }
+        }
+        Nouns { stems, starts }
+    }
+
+    /// Whether `w`, a run of ASCII letters, may be a noun (false: it is not).
+    fn may_hold(&self, w: &str) -> bool {
+        match w.as_bytes() {
+            [a, b, ..] => {
+                let (a, b) = (a.to_ascii_lowercase(), b.to_ascii_lowercase());
+                a.is_ascii_lowercase()
+                    && b.is_ascii_lowercase()
+                    && self.starts[(a - b'a') as usize] & 1 << (b - b'a') != 0
+            }
+            _ => false,
+        }
+    }
+}
+
 fn remember(
     i: usize,
     traj: &Trajectory,
     seg_ids: &[Vec<(usize, usize)>],
     calls: &Calls,
-    nouns: &HashMap<String, String>,
+    nouns: &Nouns,
     vis: &mut Visible,
 ) {
     let turn = &traj.turns[i];
@@ -860,11 +895,11 @@ fn remember(
         for part in parts {
             // Runs of letters: a field name says its noun too (`payment_history`).
             for w in part.split(|c: char| !c.is_ascii_alphabetic()) {
-                if (3..=16).contains(&w.len()) {
+                if (3..=16).contains(&w.len()) && nouns.may_hold(w) {
                     lower.clear();
                     lower.push_str(w);
                     lower.make_ascii_lowercase();
-                    if let Some(s) = nouns.get(lower.as_str()) {
+                    if let Some(s) = nouns.stems.get(lower.as_str()) {
                         // (No new key for a noun seen before: most words repeat.)
                         match vis.noun_last.get_mut(s) {
                             Some(last) => *last = i,
@@ -895,12 +930,18 @@ fn remember(
                 vis.id_record.insert(id.to_string(), (i, k, s, e));
             }
         }
-        items += t.lines().filter(|l| is_list_item(l).is_some()).count();
+        // (Two items make a list: counting stops there.)
         if is_result
             && (t.trim_start().starts_with('[')
                 || t.lines().filter(|l| !l.trim().is_empty()).nth(1).is_some())
         {
             items += 2;
+        } else if items < 2 {
+            items += t
+                .lines()
+                .filter(|l| is_list_item(l).is_some())
+                .take(2 - items)
+                .count();
         }
     }
     // A result is what its call did: "the file you grepped" is in the grep's output.
