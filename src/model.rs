@@ -232,6 +232,7 @@ pub enum Format {
     Opencode,
     QwenCode,
     Pi,
+    Goose,
     Openhands,
     SweAgent,
     MiniSweAgent,
@@ -247,13 +248,14 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 18] = [
+    pub const ALL: [Format; 19] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Cursor,
         Format::Opencode,
         Format::QwenCode,
         Format::Pi,
+        Format::Goose,
         Format::Openhands,
         Format::SweAgent,
         Format::MiniSweAgent,
@@ -276,6 +278,7 @@ impl Format {
             Format::Opencode => "opencode",
             Format::QwenCode => "qwen-code",
             Format::Pi => "pi",
+            Format::Goose => "goose",
             Format::Openhands => "openhands",
             Format::SweAgent => "swe-agent",
             Format::MiniSweAgent => "mini-swe-agent",

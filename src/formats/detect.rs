@@ -164,6 +164,9 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             }) {
                 return Some(Format::Openhands);
             }
+            if super::goose::is_document(d, v) {
+                return Some(Format::Goose);
+            }
             if has(d, v, "mistake_agent") || has(d, v, "question_ID") {
                 return Some(Format::WhoAndWhen);
             }
@@ -218,6 +221,9 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
                 .any(|x| super::openhands_sdk::is_event(d, x))
             {
                 return Some(Format::Openhands);
+            }
+            if super::goose::is_document(d, v) {
+                return Some(Format::Goose);
             }
             let first = items.iter().find(|i| matches!(i.kind, Kind::Object(_)))?;
             if has(d, first, "traj") || has(d, first, "messages") {
@@ -378,6 +384,9 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     }
     if super::pi::is_record(d, v) {
         return Some(Format::Pi);
+    }
+    if super::goose::is_record(d, v) {
+        return Some(Format::Goose);
     }
     // Print mode's stream-json opens with its init record, and with partial messages on,
     // streams raw API events before the first whole message.

@@ -15,6 +15,7 @@ pub mod detect;
 pub mod gemini;
 pub mod gemini_chat;
 pub mod gemini_stream;
+pub mod goose;
 pub mod inspect;
 pub mod mini_swe_agent;
 pub mod openai_chat;
@@ -634,6 +635,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         Format::Opencode => opencode::read(bytes, &shape),
         Format::QwenCode => qwen_code::read(bytes, &shape),
         Format::Pi => pi::read(bytes, &shape),
+        Format::Goose => goose::read(bytes, &shape),
         Format::Openhands => openhands::read(bytes, &shape),
         Format::SweAgent => swe_agent::read(bytes, &shape),
         Format::MiniSweAgent => mini_swe_agent::read(bytes, &shape),
