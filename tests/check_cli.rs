@@ -1051,7 +1051,7 @@ fn report_flags_that_cannot_apply_are_usage_errors() {
 /// a second CP001 (a clearing answers for what its results held). The `Read` of the nightly log
 /// cleared at line 5 is issued again at line 10: that is how a clearing is undone (no CP003).
 #[test]
-fn a_clearing_of_tool_results_is_checked_as_a_compaction_of_each_run_it_cleared() {
+fn a_clearing_of_tool_results_is_checked_as_a_compaction_of_what_it_cleared() {
     let r = check(&[
         "--output-format",
         "concise",
@@ -1062,7 +1062,7 @@ fn a_clearing_of_tool_results_is_checked_as_a_compaction_of_each_run_it_cleared(
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert!(
         lines[0].ends_with(
-            ":9:1: error[CP001] the clearing of tool results at turn 8 (clearing turns 2-2) \
+            ":9:1: error[CP001] the clearing of tool results at turn 8 (clearing turns 2, 4, 6) \
              drops live facts (1 of 1): unrecorded not-found result `No matches found` (turn 2)"
         ),
         "{}",
@@ -1072,6 +1072,29 @@ fn a_clearing_of_tool_results_is_checked_as_a_compaction_of_each_run_it_cleared(
         lines[1].ends_with(
             ":10:128: warning[CP002] anaphoric reference `That error` points into turns the \
              clearing at turn 8 cleared (antecedent: turn 6)"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
+/// One clearing that took results in several places (`tests/fixtures/clearing/two-places.jsonl`,
+/// checked by hand: a `Grep` and a `Glob` that found nothing, lines 3 and 7, never recorded, and a
+/// `Read` between them, all cleared at line 8) is one finding naming every cleared turn and both
+/// dropped facts, not one per run of cleared turns.
+#[test]
+fn a_clearing_in_several_places_is_one_finding() {
+    let r = check(&[
+        "--output-format",
+        "concise",
+        "tests/fixtures/clearing/two-places.jsonl",
+    ]);
+    assert_eq!(codes(&r.stdout), ["CP001"], "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            ":8:1: error[CP001] the clearing of tool results at turn 7 (clearing turns 2, 4, 6) \
+             drops live facts (2 of 2): unrecorded not-found result `No matches found` (turn 2); \
+             unrecorded not-found result `No files found` (turn 6)"
         ),
         "{}",
         r.stdout
@@ -1111,7 +1134,7 @@ fn a_clearing_answers_only_for_what_its_results_held_and_once() {
         assert_eq!(codes(&r.stdout), ["CP001"], "{once}: {}", r.stdout);
         assert!(
             r.stdout.contains(
-                ":6:1: error[CP001] the clearing of tool results at turn 5 (clearing turns 2-2)"
+                ":6:1: error[CP001] the clearing of tool results at turn 5 (clearing turns 2, 4)"
             ),
             "{once}: {}",
             r.stdout

@@ -15,14 +15,19 @@ const IN_MESSAGE: usize = 12;
 pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
     let traj = cx.traj;
     let facts = &cx.analysis.facts;
-    for (c, audit) in traj.compactions.iter().zip(&cx.analysis.audits) {
+    let audited: Vec<_> = traj.compactions.iter().zip(&cx.analysis.audits).collect();
+    // One finding per event: a clearing that took results in several places is one entry per
+    // run of cleared turns (each replaced exactly its range), reported together.
+    for group in audited.chunk_by(|(a, _), (b, _)| a.clears && b.clears && a.turn == b.turn) {
+        let (c, _) = group[0];
         // An opaque summary carries nothing that can be shown: `opaque-compaction` says so.
-        if audit.opaque {
+        if group.iter().any(|(_, audit)| audit.opaque) {
             continue;
         }
-        let dropped: Vec<_> = audit
-            .checked
+        let checked = group.iter().map(|(_, a)| a.checked.len()).sum::<usize>();
+        let dropped: Vec<_> = group
             .iter()
+            .flat_map(|(_, audit)| &audit.checked)
             .filter(|check| !check.carried)
             .filter_map(|check| facts.get(check.fact))
             .filter(|f| rule.wants(f.subkind))
@@ -59,7 +64,7 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
                 message: format!("dropped: {}", describe(f)),
             })
             .collect();
-        if let Some(s) = c.summary_turn {
+        if let (Some(s), [(_, audit)]) = (c.summary_turn, group) {
             labels.push(Label {
                 span: turn_anchor(traj, s),
                 message: format!(
@@ -69,7 +74,7 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
                 ),
             });
         }
-        let replaced = format!("{}-{}", c.replaced.0, c.replaced.1);
+        let replaced = turn_ranges(group.iter().map(|(c, _)| c.replaced));
         let message = rule.message.render(|v| match v {
             "what" if c.clears => Some("the clearing of tool results".into()),
             "what" => Some("the summary of the compaction".into()),
@@ -78,7 +83,7 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             "turn" => Some(c.turn.to_string()),
             "replaced" => Some(replaced.clone()),
             "summary_turn" => Some(c.summary_turn.map_or("none".into(), |s| s.to_string())),
-            "checked" => Some(audit.checked.len().to_string()),
+            "checked" => Some(checked.to_string()),
             "count" => Some(dropped.len().to_string()),
             "facts" => Some(listed.join("; ")),
             _ => None,
@@ -92,4 +97,18 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
             identity: format!("compaction\u{0}{}", c.kind),
         });
     }
+}
+
+/// Inclusive turn ranges as a reader writes them: "4", "2-3", "2, 5-6".
+fn turn_ranges(ranges: impl Iterator<Item = (usize, usize)>) -> String {
+    ranges
+        .map(|(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
