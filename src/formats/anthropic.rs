@@ -107,7 +107,7 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
 /// Pushes a message's turn (if it says or calls anything) and its results, in file order.
 /// `narrow`: the turn covers only its own blocks (results or a compaction lie beside them), so
 /// spans stay disjoint.
-pub(super) fn finish(mut turn: Turn, results: Vec<Turn>, narrow: bool, traj: &mut Trajectory) {
+fn finish(mut turn: Turn, results: Vec<Turn>, narrow: bool, traj: &mut Trajectory) {
     let from = traj.turns.len();
     if turn.has_text() || !turn.calls.is_empty() {
         if narrow || !results.is_empty() {

@@ -8,21 +8,26 @@
 //!
 //! A message is `{id?, role: "user" | "assistant", created, content: [item], metadata?:
 //! {userVisible, agentVisible}}`, each item tagged by `type`: `text {text}`, `thinking
-//! {thinking}`, `toolRequest {id, toolCall}`, `toolResponse {id, toolResult}`,
+//! {thinking}`, `reasoning`, `toolRequest {id, toolCall}`, `toolResponse {id, toolResult}`,
 //! `frontendToolRequest {id, toolCall}`, `systemNotification {msg}` (shown to the person only),
-//! images, confirmations. A `toolCall` is `{status: "success", value: {name, arguments}}` or
-//! `{status: "error", error}` (the model wrote a call the harness could not read); a
-//! `toolResult` is `{status: "success", value: {content, isError}}` (a plain list of content in
-//! older sessions) or `{status: "error", error}`. A content item addressed to the person alone
-//! (`annotations.audience` without `assistant`) is not what the agent read.
+//! `summarizationRequested` (a compaction's marker), images, confirmations. A `toolCall` is
+//! `{status: "success", value: {name, arguments}}` or `{status: "error", error}` (the model wrote
+//! a call the harness could not read); a `toolResult` is `{status: "success", value: {content,
+//! isError}}` (a plain list of content in older sessions) or `{status: "error", error}`. An item
+//! addressed to the person alone (`annotations.audience` without `assistant`) is not what the
+//! agent read.
 //!
-//! Compaction leaves every message of the conversation in the file but hides it from the agent
-//! (`agentVisible: false`), then appends the summary, a user message the agent sees and the
-//! person does not (`agentVisible: true, userVisible: false`), a note telling the model to go
-//! on, and a copy of the latest request. A summary after a message the agent no longer sees is
-//! that compaction's: it replaced everything since the previous one.
+//! Compactions, as the versions wrote them (the messages before one stay in the file):
+//! - since late 2025: every message is hidden from the agent (`agentVisible: false`), then come
+//!   the summary (a user message the person is not shown), a note telling the model to go on (an
+//!   assistant message the person is not shown), and a copy of the latest request;
+//! - in the versions of autumn 2025: a `summarizationRequested` marker, the summary, then the
+//!   note "The previous message contains a summary …"; a later compaction marks all of them
+//!   shown to the person and hidden from the agent.
+//!
+//! The summary is read as the compaction's; it replaced everything since the previous one.
 
-use super::{compaction_turn, jsonl_objects, push_content, summary_turn, ReadOutput, Shape};
+use super::{compaction_turn, jsonl_objects, push_content, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -42,8 +47,8 @@ const GOOSE_ITEMS: [&str; 6] = [
 /// metadata or item types give away.
 pub fn is_record(d: &Doc, v: &Value) -> bool {
     let has = |k: &str| d.get(v, k).is_some();
-    if has("working_dir") && !has("role") {
-        return has("description") || has("message_count") || has("total_tokens");
+    if !has("role") && (has("working_dir") || has("description")) {
+        return has("message_count");
     }
     is_message(d, v)
 }
@@ -54,7 +59,13 @@ pub fn is_message(d: &Doc, v: &Value) -> bool {
     let created = d
         .get(v, "created")
         .is_some_and(|c| matches!(c.kind, Kind::Number));
-    let items = d.get(v, "content").map(|c| d.items(c)).unwrap_or_default();
+    let Some(content) = d
+        .get(v, "content")
+        .filter(|c| matches!(c.kind, Kind::Array(_)))
+    else {
+        return false;
+    };
+    let items = d.items(content);
     let visibility = d.path(v, &["metadata", "agentVisible"]).is_some();
     role && created
         && (visibility
@@ -103,25 +114,44 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             list.iter().map(|m| (m, m.span)).collect()
         }
     };
-    let mut hidden_before = false;
-    let mut continuation = false;
-    for (k, &(m, span)) in messages.iter().enumerate() {
-        let seen = Seen::of(&d, m);
-        let hidden = !seen.agent;
-        if std::mem::take(&mut continuation) {
-            // "Your context was compacted. … Continue …": the harness speaking, not the agent.
-            let mut t = Turn::new(Role::Event, span);
-            t.event = Some(EventKind::Other("goose.continuation".into()));
-            traj.turns.push(t);
-        } else if is_summary(&d, m, messages.get(k + 1).map(|n| n.0), hidden_before) {
-            summary(&d, m, span, &mut traj);
-            continuation = messages
-                .get(k + 1)
-                .is_some_and(|n| d.is(n.0, "role", "assistant") && !Seen::of(&d, n.0).person);
+    let message_at = |k: usize| messages.get(k).map(|m| m.0);
+    // The first turn since the latest compaction, and whether every message since it is one the
+    // agent no longer sees (None before the first; notifications aside: the agent never sees
+    // those).
+    let mut boundary = 0;
+    let mut all_hidden: Option<bool> = None;
+    let mut k = 0;
+    while let Some(&(m, span)) = messages.get(k) {
+        let marker = has_item(&d, m, "summarizationRequested");
+        let summary = if marker {
+            // (The marker itself says nothing: the summary follows it.)
+            message_at(k + 1)
+                .filter(|n| d.is(n, "role", "user"))
+                .map(|_| (k + 1, true))
         } else {
-            message(&d, m, span, &mut traj);
+            is_summary(&d, m, message_at(k + 1), all_hidden == Some(true)).then_some((k, false))
+        };
+        if let Some((at, after_marker)) = summary {
+            let (m, span) = messages[at];
+            push_summary(&d, m, span, traj.turns.len() > boundary, &mut traj);
+            k = at + 1;
+            // The harness's note to go on, an event of the run: the person is not shown it, or
+            // (a later compaction of the autumn 2025 versions marks it shown) it says what it is.
+            if message_at(k).is_some_and(|n| is_note(&d, n, after_marker)) {
+                let mut t = Turn::new(Role::Event, messages[k].1);
+                t.event = Some(EventKind::Other("goose.continuation".into()));
+                traj.turns.push(t);
+                k += 1;
+            }
+            boundary = traj.turns.len();
+            all_hidden = None;
+            continue;
         }
-        hidden_before = hidden;
+        if !has_only(&d, m, "systemNotification") {
+            all_hidden = Some(all_hidden.unwrap_or(true) && !Seen::of(&d, m).agent);
+        }
+        message(&d, m, span, &mut traj);
+        k += 1;
     }
     if !traj.turns.is_empty() {
         out.trajectories.push(traj);
@@ -146,67 +176,130 @@ impl Seen {
     }
 }
 
-/// Whether `m` is a compaction's summary: a user message the person is not shown, followed by
-/// the harness's note to go on (an assistant message the person is not shown either; a later
-/// compaction hides both from the agent too), or, with no note, one the agent still sees right
-/// after messages it no longer does.
-fn is_summary(d: &Doc, m: &Value, next: Option<&Value>, hidden_before: bool) -> bool {
+fn has_item(d: &Doc, m: &Value, ty: &str) -> bool {
+    items(d, m).iter().any(|i| d.is(i, "type", ty))
+}
+
+fn has_only(d: &Doc, m: &Value, ty: &str) -> bool {
+    let items = items(d, m);
+    !items.is_empty() && items.iter().all(|i| d.is(i, "type", ty))
+}
+
+fn items<'v>(d: &Doc, m: &'v Value) -> &'v [Value] {
+    d.get(m, "content").map(|c| d.items(c)).unwrap_or_default()
+}
+
+/// Whether `m` is a compaction's summary (of the versions that write no marker): a user message
+/// the person is not shown, followed by the harness's note, or, with no note, one after messages
+/// the agent no longer sees, every one since the previous compaction.
+fn is_summary(d: &Doc, m: &Value, next: Option<&Value>, all_hidden: bool) -> bool {
     let seen = Seen::of(d, m);
-    if d.is(m, "role", "assistant") || seen.person {
+    if !d.is(m, "role", "user") || seen.person {
         return false;
     }
-    let note_follows = next.is_some_and(|n| d.is(n, "role", "assistant") && !Seen::of(d, n).person);
-    note_follows || seen.agent && hidden_before
+    next.is_some_and(|n| is_note(d, n, false)) || seen.agent && all_hidden
 }
 
-/// A compaction's summary: the compaction event over the message's opening, then the summary.
-fn summary(d: &Doc, m: &Value, span: Span, traj: &mut Trajectory) {
-    let content = d.get(m, "content");
-    traj.turns.push(compaction_turn(
-        span,
-        content.map(|c| c.span.start),
-        "goose.compaction",
-        None,
-    ));
-    if let Some(c) = content {
-        traj.turns
-            .push(summary_turn(d, c, Span::new(c.span.start, span.end)));
+/// Whether `n`, right after a summary, is the harness's note to go on: an assistant message the
+/// person is not shown, or (after a marker, whose versions later mark it shown) one that says
+/// it follows a summary.
+fn is_note(d: &Doc, n: &Value, after_marker: bool) -> bool {
+    if !d.is(n, "role", "assistant") {
+        return false;
     }
+    let says_so = || {
+        items(d, n).iter().any(|i| {
+            d.get_str(i, "text")
+                .is_some_and(|t| t.starts_with("The previous message contains a summary"))
+        })
+    };
+    !Seen::of(d, n).person || after_marker && says_so()
 }
 
-/// One message as its turns: the words and calls of its author, and one tool turn per
-/// response.
+/// A compaction's summary: the compaction event over the message's opening (when anything
+/// came before it since the previous one: a log may open with a summary), then the summary's
+/// text.
+fn push_summary(d: &Doc, m: &Value, span: Span, replaced_any: bool, traj: &mut Trajectory) {
+    let content = d.get(m, "content");
+    let start = content.map_or(span.start, |c| c.span.start);
+    if replaced_any {
+        traj.turns.push(compaction_turn(
+            span,
+            content.map(|c| c.span.start),
+            "goose.compaction",
+            None,
+        ));
+    }
+    let from = if replaced_any { start } else { span.start };
+    let mut t = Turn::new(Role::User, Span::new(from, span.end));
+    for item in items(d, m).iter().filter(|i| d.is(i, "type", "text")) {
+        super::push_block(d, item, SegmentKind::Summary, &mut t);
+    }
+    t.is_summary = true;
+    traj.turns.push(t);
+}
+
+/// One message as its turns, in file order: its author's words and calls, and a tool turn per
+/// response (words on both sides of a response are turns of their own).
 fn message(d: &Doc, m: &Value, span: Span, traj: &mut Trajectory) {
     let role = if d.is(m, "role", "assistant") {
         Role::Assistant
     } else {
         Role::User
     };
+    let items = items(d, m);
+    let split = items.iter().any(|i| d.is(i, "type", "toolResponse"));
     let mut turn = Turn::new(role, span);
-    let mut results = Vec::new();
-    for item in d.get(m, "content").map(|c| d.items(c)).unwrap_or_default() {
+    let mut covered: Option<Span> = None;
+    let flush = |turn: &mut Turn, covered: &mut Option<Span>, traj: &mut Trajectory| {
+        let mut done = std::mem::replace(turn, Turn::new(role, span));
+        if done.has_text() || !done.calls.is_empty() {
+            if split {
+                done.span = covered.unwrap_or(done.span);
+            }
+            traj.turns.push(done);
+        }
+        *covered = None;
+    };
+    for item in items.iter().filter(|i| for_the_agent(d, i)) {
         let ty = d.get_str(item, "type").unwrap_or_default();
         match ty.as_str() {
-            "text" | "thinking" => super::push_block(d, item, SegmentKind::Prose, &mut turn),
+            "text" | "thinking" | "reasoning" => {
+                let field = ["text", "thinking", "reasoning", "content"]
+                    .into_iter()
+                    .find_map(|f| {
+                        d.get(item, f)
+                            .filter(|v| matches!(v.kind, Kind::Str { .. }))
+                    });
+                if let Some(v) = field {
+                    push_content(d, v, SegmentKind::Prose, &mut turn);
+                }
+            }
             "toolRequest" | "frontendToolRequest" => turn.calls.push(call(d, item)),
-            "toolResponse" => results.push(result(d, item)),
-            // Notifications (shown to the person), confirmations, images and redacted thinking
-            // hold nothing the agent wrote or read as text.
-            _ => {}
+            "toolResponse" => {
+                flush(&mut turn, &mut covered, traj);
+                traj.turns.push(result(d, item));
+                continue;
+            }
+            // Notifications (shown to the person), markers, confirmations, images and redacted
+            // thinking hold nothing the agent wrote or read as text.
+            _ => continue,
         }
+        covered = Some(covered.map_or(item.span, |c| c.cover(item.span)));
     }
-    super::anthropic::finish(turn, results, false, traj);
+    flush(&mut turn, &mut covered, traj);
 }
 
-/// A `toolRequest` as a call: its tool's name and arguments, or, for a call the harness could
-/// not read, no name and the error it gave.
+/// A `toolRequest` as a call: its tool's name and arguments (neither, for a call the harness
+/// could not read).
 fn call(d: &Doc, item: &Value) -> ToolCall {
     let tc = d.get(item, "toolCall");
     let value = tc.and_then(|t| d.get(t, "value"));
+    // (A call the harness could not read has none: its error is the response's.)
     let arguments = match value.and_then(|v| d.get(v, "arguments")) {
         Some(a) if matches!(a.kind, Kind::Str { .. }) => d.str(a).unwrap_or_default(),
         Some(a) => d.raw(a).to_string(),
-        None => tc.and_then(|t| d.get_str(t, "error")).unwrap_or_default(),
+        None => String::new(),
     };
     ToolCall {
         id: d.get_str(item, "id"),
@@ -258,16 +351,27 @@ fn for_the_agent(d: &Doc, c: &Value) -> bool {
     }
 }
 
-/// One item of a tool's output: text, an embedded resource's text, or what stands for an
-/// image (its media type).
+/// One item of a tool's output: its text, an embedded resource's text, or what stands for
+/// content that is no text (a binary resource, a link, an image: its URI, name or media type;
+/// read as nothing, the result looked empty).
 fn output_item(d: &Doc, c: &Value, t: &mut Turn) {
     let ty = d.get_str(c, "type").unwrap_or_default();
-    let v = match ty.as_str() {
-        "resource" => d.path(c, &["resource", "text"]),
-        "image" | "audio" => d.get(c, "mimeType"),
-        _ => d.get(c, "text"),
+    let resource = d.get(c, "resource");
+    let candidates = match ty.as_str() {
+        "resource" => [
+            resource.and_then(|r| d.get(r, "text")),
+            resource.and_then(|r| d.get(r, "uri")),
+            resource.and_then(|r| d.get(r, "mimeType")),
+        ],
+        "resource_link" => [d.get(c, "uri"), d.get(c, "name"), None],
+        "image" | "audio" => [d.get(c, "mimeType"), d.get(c, "type"), None],
+        _ => [d.get(c, "text"), None, None],
     };
-    if let Some(v) = v.filter(|v| matches!(v.kind, Kind::Str { .. })) {
+    if let Some(v) = candidates
+        .into_iter()
+        .flatten()
+        .find(|v| matches!(v.kind, Kind::Str { .. }))
+    {
         push_content(d, v, SegmentKind::Output, t);
     }
 }
@@ -319,29 +423,46 @@ mod tests {
         assert_eq!(t.turns[4].result.as_ref().unwrap().call, Some((3, 0)));
     }
 
+    fn msg(role: &str, text: &str, person: bool, agent: bool) -> String {
+        format!(
+            r#"{{"role":"{role}","created":1,"content":[{{"type":"text","text":"{text}"}}],"metadata":{{"userVisible":{person},"agentVisible":{agent}}}}}"#
+        )
+    }
+
+    fn roles(t: &crate::model::Trajectory) -> Vec<Role> {
+        t.turns.iter().map(|u| u.role).collect()
+    }
+
     /// A compaction hides the conversation from the agent and appends its summary, a note to
-    /// go on, and a copy of the latest request; a second one replaces what came since.
+    /// go on, and a copy of the latest request. A message only the agent sees that follows
+    /// neither a hidden conversation nor precedes such a note is no summary (a nudge, an
+    /// elicitation's answer); a summary a log opens with replaced nothing it shows.
     #[test]
-    fn a_compaction_is_the_summary_after_hidden_messages() {
-        let hidden = r#"{"userVisible":true,"agentVisible":false}"#;
-        let agent_only = r#"{"userVisible":false,"agentVisible":true}"#;
-        let both = r#"{"userVisible":true,"agentVisible":true}"#;
-        let msg = |id: &str, role: &str, text: &str, meta: &str| {
-            format!(
-                r#"{{"id":"{id}","role":"{role}","created":1,"content":[{{"type":"text","text":"{text}"}}],"metadata":{meta}}}"#
-            )
-        };
+    fn a_compaction_is_the_summary_the_person_is_not_shown() {
+        let notification = r#"{"role":"assistant","created":2,"content":[{"type":"systemNotification","notificationType":"inlineMessage","msg":"Compacting"}],"metadata":{"userVisible":true,"agentVisible":false}}"#;
         let src = format!(
             "[{}]",
             [
-                msg("a", "user", "Fix the flaky test.", hidden),
-                msg("b", "assistant", "I will run the suite.", hidden),
-                msg("c", "user", "The user wants the flaky test fixed.", agent_only),
-                msg("d", "assistant", "Your context was compacted. Continue.", agent_only),
-                msg("e", "user", "Fix the flaky test.", both),
-                msg("f", "assistant", "Running it now.", both),
-                r#"{"role":"assistant","created":2,"content":[{"type":"systemNotification","notificationType":"inlineMessage","msg":"Compacting"}],"metadata":{"userVisible":true,"agentVisible":false}}"#.to_string(),
-                msg("g", "user", "Summary two.", agent_only),
+                msg("user", "Fix the flaky test.", true, false),
+                msg("assistant", "I will run the suite.", true, false),
+                notification.to_string(),
+                msg("user", "The user wants the flaky test fixed.", false, true),
+                msg(
+                    "assistant",
+                    "Your context was compacted. Continue.",
+                    false,
+                    true
+                ),
+                msg("user", "Fix the flaky test.", true, true),
+                msg("assistant", "Running it now.", true, true),
+                notification.to_string(),
+                msg(
+                    "user",
+                    "Keep working. The goal is not yet complete.",
+                    false,
+                    true
+                ),
+                msg("assistant", "Still on it.", true, true),
             ]
             .join(",\n")
         );
@@ -349,13 +470,12 @@ mod tests {
         assert_eq!(out.format, Some(Format::Goose));
         let t = &out.trajectories[0];
         formats::checked::in_order(t);
-        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
         use Role::*;
         assert_eq!(
-            roles,
-            [User, Assistant, Event, User, Event, User, Assistant, Event, User]
+            roles(t),
+            [User, Assistant, Event, User, Event, User, Assistant, User, Assistant]
         );
-        assert_eq!(t.compactions.len(), 2);
+        assert_eq!(t.compactions.len(), 1);
         let c = &t.compactions[0];
         assert_eq!((c.turn, c.replaced, c.summary_turn), (2, (0, 1), Some(3)));
         assert!(!c.opaque);
@@ -365,21 +485,112 @@ mod tests {
             t.turns[4].event,
             Some(EventKind::Other(ref n)) if n == "goose.continuation"
         ));
-        // The notification is no one's words (no turn); the second summary replaced what
-        // followed the first compaction.
-        let c = &t.compactions[1];
-        assert_eq!((c.turn, c.replaced, c.summary_turn), (7, (3, 6), Some(8)));
+        // The nudge after the notification is a message of the run, read as one.
+        assert!(!t.turns[7].is_summary);
+        assert_eq!(t.turns[7].segments[0].kind, SegmentKind::Prose);
+
+        // No note: a summary still, when every message since the last compaction is hidden.
+        let src = [
+            msg("user", "Fix it.", true, false),
+            msg("assistant", "On it.", true, false),
+            msg("user", "Summary: fix it.", false, true),
+            msg("user", "Fix it.", true, true),
+        ]
+        .join("\n");
+        let t = &formats::read(src.as_bytes(), None).trajectories[0];
+        assert_eq!(roles(t), [User, Assistant, Event, User, User]);
+        assert_eq!(t.compactions[0].replaced, (0, 1));
+
+        // A log that opens with a summary shows nothing it replaced: the summary alone.
+        let src = [
+            msg("user", "Summary: run the tests.", false, true),
+            msg("assistant", "Your context was compacted.", false, true),
+            msg("user", "Go.", true, true),
+        ]
+        .join("\n");
+        let t = &formats::checked::read(&src, Format::Goose, true).trajectories[0];
+        assert_eq!(roles(t), [User, Event, User]);
+        assert!(t.turns[0].is_summary && t.compactions.is_empty());
+    }
+
+    /// The autumn 2025 versions open a compaction with a `summarizationRequested` marker, and a
+    /// later compaction marks the summary and note before it shown to the person: both are still
+    /// compactions, the note told by what it says.
+    #[test]
+    fn a_marked_compaction_and_the_one_after_it() {
+        let marker = r#"{"role":"assistant","created":1,"content":[{"type":"summarizationRequested","msg":"Conversation compacted and summarized"}],"metadata":{"userVisible":true,"agentVisible":false}}"#;
+        let note = "The previous message contains a summary that was prepared because a context limit was reached.";
+        let src = format!(
+            "[{}]",
+            [
+                msg("user", "Find the config loader.", true, false),
+                msg("assistant", "I will grep for it.", true, false),
+                marker.to_string(),
+                msg(
+                    "user",
+                    "SUMMARY ONE: the user wants the config loader.",
+                    true,
+                    false
+                ),
+                msg("assistant", note, true, false),
+                msg("user", "Now fix it.", true, false),
+                msg("assistant", "Fixing it now.", true, false),
+                marker.to_string(),
+                msg("user", "SUMMARY TWO: fixing the loader.", false, true),
+                msg("assistant", note, false, true),
+                msg("user", "Go on.", true, true),
+            ]
+            .join(",\n")
+        );
+        let t = &formats::checked::read(&src, Format::Goose, true).trajectories[0];
+        use Role::*;
+        assert_eq!(
+            roles(t),
+            [User, Assistant, Event, User, Event, User, Assistant, Event, User, Event, User]
+        );
+        let found: Vec<_> = t
+            .compactions
+            .iter()
+            .map(|c| (c.turn, c.replaced, c.summary_turn))
+            .collect();
+        assert_eq!(found, [(2, (0, 1), Some(3)), (7, (3, 6), Some(8))]);
+        assert!(t.turns[3].is_summary && t.turns[8].is_summary);
+    }
+
+    /// Words on both sides of a tool response are turns of their own (their spans disjoint); a
+    /// `reasoning` item is the agent's words; text addressed to the person alone is not read; a
+    /// binary resource or a link is no empty output.
+    #[test]
+    fn items_around_responses_reasoning_and_stand_ins() {
+        let src = r#"{"role": "assistant", "created": 1, "content": [{"type": "reasoning", "text": "I will run the tests later."}, {"type": "text", "text": "Shown to you only.", "annotations": {"audience": ["user"]}}, {"type": "toolRequest", "id": "r1", "toolCall": {"status": "success", "value": {"name": "developer__shell", "arguments": {"command": "ls"}}}}, {"type": "toolRequest", "id": "r2", "toolCall": {"status": "error", "error": "-32602: bad arguments"}}]}
+{"role": "user", "created": 2, "content": [{"type": "text", "text": "before"}, {"type": "toolResponse", "id": "r1", "toolResult": {"status": "success", "value": {"content": [{"type": "resource", "resource": {"uri": "file:///a.bin", "blob": "AAEC", "mimeType": "application/octet-stream"}}]}}}, {"type": "text", "text": "after"}, {"type": "toolResponse", "id": "r2", "toolResult": {"status": "success", "value": [{"type": "resource_link", "uri": "file:///b.txt", "name": "b.txt"}]}}]}
+"#;
+        let out = formats::checked::read(src, Format::Goose, true);
+        assert_eq!(
+            formats::read(src.as_bytes(), None).format,
+            Some(Format::Goose)
+        );
+        let t = &out.trajectories[0];
+        formats::checked::in_order(t);
+        use Role::*;
+        assert_eq!(roles(t), [Assistant, User, Tool, User, Tool]);
+        let words: Vec<&str> = t.turns[0]
+            .segments
+            .iter()
+            .map(|s| s.text.text.as_str())
+            .collect();
+        assert_eq!(words, ["I will run the tests later."]);
+        // A call the harness could not read has no arguments (its error is not what it asked).
+        assert_eq!(t.turns[0].calls[1].arguments, "");
+        assert_eq!(t.turns[2].segments[0].text.text, "file:///a.bin");
+        assert_eq!(t.turns[4].segments[0].text.text, "file:///b.txt");
+        assert_eq!(t.turns[4].result.as_ref().unwrap().call, Some((0, 1)));
     }
 
     /// Two compactions as Goose leaves them: the second hides the first one's summary and
     /// note from the agent too; both are still read as compactions.
     #[test]
     fn an_earlier_summary_hidden_by_a_later_compaction_is_still_one() {
-        let msg = |role: &str, text: &str, person: bool, agent: bool| {
-            format!(
-                r#"{{"role":"{role}","created":1,"content":[{{"type":"text","text":"{text}"}}],"metadata":{{"userVisible":{person},"agentVisible":{agent}}}}}"#
-            )
-        };
         let lines = [
             msg("user", "Fix the flaky test.", true, false),
             msg("assistant", "I will run the suite.", true, false),
