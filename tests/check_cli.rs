@@ -1101,6 +1101,70 @@ fn a_clearing_in_several_places_is_one_finding() {
     );
 }
 
+/// A clearing of many results (fourteen `Grep`s that found nothing, each its own run of
+/// cleared turns) names the first twelve turns and says how many more, as it does the facts.
+#[test]
+fn a_clearing_of_many_results_lists_the_first_turns() {
+    let record = |k: usize, body: String| {
+        format!(
+            r#"{{{body}, "uuid": "u{k}", "parentUuid": {}, "sessionId": "s-many", "isSidechain": false}}"#,
+            if k == 0 {
+                "null".to_string()
+            } else {
+                format!(r#""u{}""#, k - 1)
+            }
+        )
+    };
+    let mut lines = vec![record(
+        0,
+        r#""type": "user", "message": {"role": "user", "content": "Where is the retry budget set?"}"#
+            .into(),
+    )];
+    for g in 0..14 {
+        lines.push(record(
+            lines.len(),
+            format!(
+                r#""type": "assistant", "message": {{"id": "m{g}", "type": "message", "role": "assistant", "content": [{{"type": "tool_use", "id": "toolu_{g}", "name": "Grep", "input": {{"pattern": "budget_{g}"}}}}]}}"#
+            ),
+        ));
+        lines.push(record(
+            lines.len(),
+            format!(
+                r#""type": "user", "message": {{"role": "user", "content": [{{"type": "tool_result", "tool_use_id": "toolu_{g}", "content": "No matches found"}}]}}"#
+            ),
+        ));
+    }
+    let ids: Vec<String> = (0..14).map(|g| format!(r#""toolu_{g}""#)).collect();
+    lines.push(record(
+        lines.len(),
+        format!(
+            r#""type": "system", "subtype": "microcompact_boundary", "content": "Context microcompacted", "microcompactMetadata": {{"trigger": "auto", "compactedToolIds": [{}]}}"#,
+            ids.join(", ")
+        ),
+    ));
+    lines.push(record(
+        lines.len(),
+        r#""type": "assistant", "message": {"id": "m14", "type": "message", "role": "assistant", "content": [{"type": "text", "text": "Still looking."}]}"#
+            .into(),
+    ));
+    let log = lines.join("\n") + "\n";
+    let r = trajlint(
+        &["check", "--isolated", "--output-format", "concise", "-"],
+        &root(),
+        Some(log.as_bytes()),
+    );
+    assert_eq!(codes(&r.stdout), ["CP001"], "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "the clearing of tool results at turn 29 (clearing turns 2, 4, 6, 8, 10, 12, 14, 16, \
+             18, 20, 22, 24, and 2 more) drops live facts (14 of 14):"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("(turn 24); and 2 more"), "{}", r.stdout);
+}
+
 /// Clearings in the fixtures of `tests/fixtures/clearing/` (each checked by hand):
 /// - `read-before-clearing.jsonl`: "That log shows …" (line 4) was said while the log was in
 ///   view; clearing the log later (line 6) drops nothing: no finding.

@@ -18,12 +18,11 @@
 //! agent read.
 //!
 //! Compactions, as the versions wrote them (the messages before one stay in the file):
-//! - since late 2025: every message is hidden from the agent (`agentVisible: false`), then come
-//!   the summary (a user message the person is not shown), a note telling the model to go on (an
-//!   assistant message the person is not shown), and a copy of the latest request;
-//! - in the versions of autumn 2025: a `summarizationRequested` marker, the summary, then the
-//!   note "The previous message contains a summary …"; a later compaction marks all of them
-//!   shown to the person and hidden from the agent.
+//! every message is hidden from the agent (`agentVisible: false`), then come the summary (a user
+//! message the person is not shown), a note telling the model to go on (an assistant message the
+//! person is not shown), and a copy of the latest request; the versions of autumn 2025 open with
+//! a `summarizationRequested` marker. A later
+//! compaction hides the summary and note from the agent too: the person never sees them.
 //!
 //! The summary is read as the compaction's; it replaced everything since the previous one.
 
@@ -115,43 +114,34 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
         }
     };
     let message_at = |k: usize| messages.get(k).map(|m| m.0);
-    // The first turn since the latest compaction, and whether every message since it is one the
-    // agent no longer sees (None before the first; notifications aside: the agent never sees
-    // those).
+    // The first turn since the latest compaction.
     let mut boundary = 0;
-    let mut all_hidden: Option<bool> = None;
     let mut k = 0;
     while let Some(&(m, span)) = messages.get(k) {
-        let marker = has_item(&d, m, "summarizationRequested");
-        let summary = if marker {
-            // (The marker itself says nothing: the summary follows it.)
+        // (A marker says nothing itself: the summary follows it.)
+        let summary = if has_item(&d, m, "summarizationRequested") {
             message_at(k + 1)
-                .filter(|n| d.is(n, "role", "user"))
-                .map(|_| (k + 1, true))
+                .filter(|n| d.is(n, "role", "user") && !shown_to_person(&d, n))
+                .map(|_| k + 1)
         } else {
-            is_summary(&d, m, message_at(k + 1), all_hidden == Some(true)).then_some((k, false))
+            is_summary(&d, m, message_at(k + 1)).then_some(k)
         };
-        if let Some((at, after_marker)) = summary {
-            let (m, span) = messages[at];
-            push_summary(&d, m, span, traj.turns.len() > boundary, &mut traj);
-            k = at + 1;
-            // The harness's note to go on, an event of the run: the person is not shown it, or
-            // (a later compaction of the autumn 2025 versions marks it shown) it says what it is.
-            if message_at(k).is_some_and(|n| is_note(&d, n, after_marker)) {
-                let mut t = Turn::new(Role::Event, messages[k].1);
-                t.event = Some(EventKind::Other("goose.continuation".into()));
-                traj.turns.push(t);
-                k += 1;
-            }
-            boundary = traj.turns.len();
-            all_hidden = None;
+        let Some(at) = summary else {
+            message(&d, m, span, &mut traj);
+            k += 1;
             continue;
+        };
+        let (m, span) = messages[at];
+        push_summary(&d, m, span, traj.turns.len() > boundary, &mut traj);
+        k = at + 1;
+        // The harness's note to go on is an event of the run.
+        if message_at(k).is_some_and(|n| is_note(&d, n)) {
+            let mut t = Turn::new(Role::Event, messages[k].1);
+            t.event = Some(EventKind::Other("goose.continuation".into()));
+            traj.turns.push(t);
+            k += 1;
         }
-        if !has_only(&d, m, "systemNotification") {
-            all_hidden = Some(all_hidden.unwrap_or(true) && !Seen::of(&d, m).agent);
-        }
-        message(&d, m, span, &mut traj);
-        k += 1;
+        boundary = traj.turns.len();
     }
     if !traj.turns.is_empty() {
         out.trajectories.push(traj);
@@ -159,30 +149,15 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     out
 }
 
-/// Who a message is shown to (both, unless its metadata says otherwise).
-struct Seen {
-    agent: bool,
-    person: bool,
-}
-
-impl Seen {
-    fn of(d: &Doc, m: &Value) -> Seen {
-        let flag =
-            |key: &str| d.path(m, &["metadata", key]).and_then(|v| d.as_bool(v)) != Some(false);
-        Seen {
-            agent: flag("agentVisible"),
-            person: flag("userVisible"),
-        }
-    }
+/// Whether the person is shown a message (unless its metadata says otherwise).
+fn shown_to_person(d: &Doc, m: &Value) -> bool {
+    d.path(m, &["metadata", "userVisible"])
+        .and_then(|v| d.as_bool(v))
+        != Some(false)
 }
 
 fn has_item(d: &Doc, m: &Value, ty: &str) -> bool {
     items(d, m).iter().any(|i| d.is(i, "type", ty))
-}
-
-fn has_only(d: &Doc, m: &Value, ty: &str) -> bool {
-    let items = items(d, m);
-    !items.is_empty() && items.iter().all(|i| d.is(i, "type", ty))
 }
 
 fn items<'v>(d: &Doc, m: &'v Value) -> &'v [Value] {
@@ -190,30 +165,17 @@ fn items<'v>(d: &Doc, m: &'v Value) -> &'v [Value] {
 }
 
 /// Whether `m` is a compaction's summary (of the versions that write no marker): a user message
-/// the person is not shown, followed by the harness's note, or, with no note, one after messages
-/// the agent no longer sees, every one since the previous compaction.
-fn is_summary(d: &Doc, m: &Value, next: Option<&Value>, all_hidden: bool) -> bool {
-    let seen = Seen::of(d, m);
-    if !d.is(m, "role", "user") || seen.person {
-        return false;
-    }
-    next.is_some_and(|n| is_note(d, n, false)) || seen.agent && all_hidden
+/// the person is not shown, followed by the harness's note. (Goose writes both for every
+/// compaction; a message only the agent sees with no note after it is a nudge or an answer the
+/// harness gave, read as the run's.)
+fn is_summary(d: &Doc, m: &Value, next: Option<&Value>) -> bool {
+    d.is(m, "role", "user") && !shown_to_person(d, m) && next.is_some_and(|n| is_note(d, n))
 }
 
 /// Whether `n`, right after a summary, is the harness's note to go on: an assistant message the
-/// person is not shown, or (after a marker, whose versions later mark it shown) one that says
-/// it follows a summary.
-fn is_note(d: &Doc, n: &Value, after_marker: bool) -> bool {
-    if !d.is(n, "role", "assistant") {
-        return false;
-    }
-    let says_so = || {
-        items(d, n).iter().any(|i| {
-            d.get_str(i, "text")
-                .is_some_and(|t| t.starts_with("The previous message contains a summary"))
-        })
-    };
-    !Seen::of(d, n).person || after_marker && says_so()
+/// person is not shown (a later compaction hides it from the agent too, and keeps it so).
+fn is_note(d: &Doc, n: &Value) -> bool {
+    d.is(n, "role", "assistant") && !shown_to_person(d, n)
 }
 
 /// A compaction's summary: the compaction event over the message's opening (when anything
@@ -466,10 +428,11 @@ mod tests {
             ]
             .join(",\n")
         );
-        let out = formats::read(src.as_bytes(), None);
-        assert_eq!(out.format, Some(Format::Goose));
-        let t = &out.trajectories[0];
-        formats::checked::in_order(t);
+        assert_eq!(
+            formats::read(src.as_bytes(), None).format,
+            Some(Format::Goose)
+        );
+        let t = &formats::checked::read(&src, Format::Goose, true).trajectories[0];
         use Role::*;
         assert_eq!(
             roles(t),
@@ -489,17 +452,22 @@ mod tests {
         assert!(!t.turns[7].is_summary);
         assert_eq!(t.turns[7].segments[0].kind, SegmentKind::Prose);
 
-        // No note: a summary still, when every message since the last compaction is hidden.
+        // No note after it: a message only the agent sees is the run's (Goose writes the note
+        // with every summary), even after messages hidden from the agent (a logged command).
         let src = [
-            msg("user", "Fix it.", true, false),
-            msg("assistant", "On it.", true, false),
-            msg("user", "Summary: fix it.", false, true),
-            msg("user", "Fix it.", true, true),
+            msg("user", "cargo build", true, false),
+            msg(
+                "user",
+                "Keep working. The goal is not yet complete.",
+                false,
+                true,
+            ),
+            msg("assistant", "Still on it.", true, true),
         ]
         .join("\n");
-        let t = &formats::read(src.as_bytes(), None).trajectories[0];
-        assert_eq!(roles(t), [User, Assistant, Event, User, User]);
-        assert_eq!(t.compactions[0].replaced, (0, 1));
+        let t = &formats::checked::read(&src, Format::Goose, true).trajectories[0];
+        assert_eq!(roles(t), [User, User, Assistant]);
+        assert!(t.compactions.is_empty() && !t.turns[1].is_summary);
 
         // A log that opens with a summary shows nothing it replaced: the summary alone.
         let src = [
@@ -513,9 +481,9 @@ mod tests {
         assert!(t.turns[0].is_summary && t.compactions.is_empty());
     }
 
-    /// The autumn 2025 versions open a compaction with a `summarizationRequested` marker, and a
-    /// later compaction marks the summary and note before it shown to the person: both are still
-    /// compactions, the note told by what it says.
+    /// The autumn 2025 versions open a compaction with a `summarizationRequested` marker; a
+    /// later compaction hides the summary and note before it from the agent too (the person never
+    /// saw them): both are compactions.
     #[test]
     fn a_marked_compaction_and_the_one_after_it() {
         let marker = r#"{"role":"assistant","created":1,"content":[{"type":"summarizationRequested","msg":"Conversation compacted and summarized"}],"metadata":{"userVisible":true,"agentVisible":false}}"#;
@@ -526,13 +494,8 @@ mod tests {
                 msg("user", "Find the config loader.", true, false),
                 msg("assistant", "I will grep for it.", true, false),
                 marker.to_string(),
-                msg(
-                    "user",
-                    "SUMMARY ONE: the user wants the config loader.",
-                    true,
-                    false
-                ),
-                msg("assistant", note, true, false),
+                msg("user", "SUMMARY ONE: the config loader.", false, false),
+                msg("assistant", note, false, false),
                 msg("user", "Now fix it.", true, false),
                 msg("assistant", "Fixing it now.", true, false),
                 marker.to_string(),
@@ -555,6 +518,16 @@ mod tests {
             .collect();
         assert_eq!(found, [(2, (0, 1), Some(3)), (7, (3, 6), Some(8))]);
         assert!(t.turns[3].is_summary && t.turns[8].is_summary);
+
+        // A marker before a message the person wrote (and sees) marks no summary.
+        let src = [
+            marker.to_string(),
+            msg("user", "Please carry on.", true, true),
+        ]
+        .join("\n");
+        let t = &formats::checked::read(&src, Format::Goose, true).trajectories[0];
+        assert_eq!(roles(t), [User]);
+        assert!(t.compactions.is_empty() && !t.turns[0].is_summary);
     }
 
     /// Words on both sides of a tool response are turns of their own (their spans disjoint); a

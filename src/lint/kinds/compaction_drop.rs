@@ -99,9 +99,12 @@ pub fn run(rule: &Rule, cx: &Cx, out: &mut Vec<Draft>) {
     }
 }
 
-/// Inclusive turn ranges as a reader writes them: "4", "2-3", "2, 5-6".
-fn turn_ranges(ranges: impl Iterator<Item = (usize, usize)>) -> String {
-    ranges
+/// Inclusive turn ranges as a reader writes them: "4", "2-3", "2, 5-6"; past `IN_MESSAGE` of
+/// them (a clearing of dozens of results, each a range of its own), how many more.
+fn turn_ranges(ranges: impl ExactSizeIterator<Item = (usize, usize)>) -> String {
+    let more = ranges.len().saturating_sub(IN_MESSAGE);
+    let mut listed: Vec<String> = ranges
+        .take(IN_MESSAGE)
         .map(|(a, b)| {
             if a == b {
                 a.to_string()
@@ -109,6 +112,9 @@ fn turn_ranges(ranges: impl Iterator<Item = (usize, usize)>) -> String {
                 format!("{a}-{b}")
             }
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect();
+    if more > 0 {
+        listed.push(format!("and {more} more"));
+    }
+    listed.join(", ")
 }
