@@ -1165,6 +1165,40 @@ fn a_clearing_of_many_results_lists_the_first_turns() {
     assert!(r.stdout.contains("(turn 24); and 2 more"), "{}", r.stdout);
 }
 
+/// A Claude Code log may end on a compaction boundary or a clearing (nothing written after it
+/// yet): it is still read, after the last message it hangs off. (It was left off the branch,
+/// which ended at the last message: the clearing of a miss raised nothing.)
+#[test]
+fn a_log_ending_on_a_boundary_still_has_it() {
+    let head = r#"{"type": "user", "message": {"role": "user", "content": "Where is the retry budget set?"}, "uuid": "u0", "parentUuid": null, "sessionId": "s-end"}
+{"type": "assistant", "message": {"id": "m0", "type": "message", "role": "assistant", "content": [{"type": "tool_use", "id": "toolu_0", "name": "Grep", "input": {"pattern": "retry_budget"}}]}, "uuid": "u1", "parentUuid": "u0", "sessionId": "s-end"}
+{"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_0", "content": "No matches found"}]}, "uuid": "u2", "parentUuid": "u1", "sessionId": "s-end"}
+"#;
+    let run = |last: &str| {
+        let log = format!("{head}{last}\n");
+        trajlint(
+            &["check", "--isolated", "--output-format", "concise", "-"],
+            &root(),
+            Some(log.as_bytes()),
+        )
+    };
+    let r = run(
+        r#"{"type": "system", "subtype": "microcompact_boundary", "content": "Context microcompacted", "microcompactMetadata": {"trigger": "auto", "compactedToolIds": ["toolu_0"]}, "uuid": "u3", "parentUuid": "u2", "sessionId": "s-end"}"#,
+    );
+    assert_eq!(codes(&r.stdout), ["CP001"], "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "-:4:1: error[CP001] the clearing of tool results at turn 3 (clearing turns 2)"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run(
+        r#"{"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted", "compactMetadata": {"trigger": "auto", "preTokens": 100000}, "uuid": "u3", "parentUuid": "u2", "sessionId": "s-end"}"#,
+    );
+    assert_eq!(codes(&r.stdout), ["CP004"], "{}", r.stdout);
+}
+
 /// Clearings in the fixtures of `tests/fixtures/clearing/` (each checked by hand):
 /// - `read-before-clearing.jsonl`: "That log shows …" (line 4) was said while the log was in
 ///   view; clearing the log later (line 6) drops nothing: no finding.

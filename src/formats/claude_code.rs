@@ -690,6 +690,18 @@ fn active_branch(
             }
         }
     }
+    // The records after the last message that hang off the branch: a log may end on a
+    // compaction boundary or a clearing (nothing after it yet), which is still the run's.
+    for k in leaf + 1..n {
+        let v = records[k].1;
+        let parent = d
+            .get_str(v, "parentUuid")
+            .or_else(|| d.get_str(v, "logicalParentUuid"))
+            .and_then(|p| by_uuid.get(&p).copied());
+        if !on[k] && !is_turn_record(v) && parent.is_some_and(|j| on[j] || taken[j]) {
+            taken[k] = true;
+        }
+    }
     // A prompt sent while the agent worked and not on the chain (the model gets it with the
     // next tool result) is read by its place in the file: a queue record, or an attachment
     // whose parent the branch reads (or is not in the file). One under an abandoned branch,
