@@ -359,9 +359,8 @@ mod tests {
             Some(Format::Goose)
         );
         let t = &out.trajectories[0];
-        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
         use Role::*;
-        assert_eq!(roles, [User, Assistant, Tool, Assistant, Tool]);
+        assert_eq!(roles(t), [User, Assistant, Tool, Assistant, Tool]);
         let c = &t.turns[1].calls[0];
         assert_eq!(
             (c.id.as_deref(), c.name.as_str()),
@@ -393,6 +392,14 @@ mod tests {
 
     fn roles(t: &crate::model::Trajectory) -> Vec<Role> {
         t.turns.iter().map(|u| u.role).collect()
+    }
+
+    /// Each compaction as (its turn, what it replaced, its summary turn).
+    fn compactions(t: &crate::model::Trajectory) -> Vec<(usize, (usize, usize), Option<usize>)> {
+        t.compactions
+            .iter()
+            .map(|c| (c.turn, c.replaced, c.summary_turn))
+            .collect()
     }
 
     /// A compaction hides the conversation from the agent and appends its summary, a note to
@@ -511,12 +518,7 @@ mod tests {
             roles(t),
             [User, Assistant, Event, User, Event, User, Assistant, Event, User, Event, User]
         );
-        let found: Vec<_> = t
-            .compactions
-            .iter()
-            .map(|c| (c.turn, c.replaced, c.summary_turn))
-            .collect();
-        assert_eq!(found, [(2, (0, 1), Some(3)), (7, (3, 6), Some(8))]);
+        assert_eq!(compactions(t), [(2, (0, 1), Some(3)), (7, (3, 6), Some(8))]);
         assert!(t.turns[3].is_summary && t.turns[8].is_summary);
 
         // A marker before a message the person wrote (and sees) marks no summary.
@@ -592,18 +594,12 @@ mod tests {
             Some(Format::Goose)
         );
         let t = &out.trajectories[0];
-        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
         use Role::*;
         assert_eq!(
-            roles,
+            roles(t),
             [User, Assistant, Event, User, Event, User, Assistant, Event, User, Event, User]
         );
-        let found: Vec<_> = t
-            .compactions
-            .iter()
-            .map(|c| (c.turn, c.replaced, c.summary_turn))
-            .collect();
-        assert_eq!(found, [(2, (0, 1), Some(3)), (7, (3, 6), Some(8))]);
+        assert_eq!(compactions(t), [(2, (0, 1), Some(3)), (7, (3, 6), Some(8))]);
         assert_eq!(t.turns[8].segments[0].text.text, "Summary two.");
         // The harness's notes are no one's words.
         assert!(!t.turns[4].has_text() && !t.turns[9].has_text());
