@@ -73,7 +73,7 @@ fn main() {
         "probe alone (analysis given)",
         time(runs, || {
             let s = Summary::new(&summary, &lex);
-            trajlint::probe::probe_span(traj, &a.facts, c.replaced.0, c.replaced.1, &s, &lex)
+            trajlint::probe::probe_span(traj, &a, c.replaced, &s, &lex)
         }),
     );
     report(
@@ -92,7 +92,7 @@ fn main() {
             let t = &read.trajectories[0];
             let a = trajlint::analysis::analyze(t, &bytes, &lex);
             let s = Summary::new(&summary, &lex);
-            trajlint::probe::probe_span(t, &a.facts, c.replaced.0, c.replaced.1, &s, &lex)
+            trajlint::probe::probe_span(t, &a, c.replaced, &s, &lex)
         }),
     );
     // The binary as a compactor calls it: process start, lexicon, read, analysis, output.

@@ -59,13 +59,14 @@ pub fn analyze_with(
             let mut facts = extract::extract(traj, bytes, lex, &calls);
             resolve::resolve(traj, bytes, lex, &calls, &mut facts, traj.turns.len());
             extract::references::out_of_cleared_results(traj, &mut facts);
-            let turns = gate::verdicts(traj, &facts);
+            let audits = crate::probe::check_compactions(traj, &facts, lex);
+            let carried = crate::probe::carried_by_summaries(traj, &audits);
+            let turns = gate::verdicts(traj, &facts, &carried);
             let quiescent: Vec<bool> = turns
                 .iter()
                 .map(|v| v.verdict == Verdict::Quiescent)
                 .collect();
             let ranges = gate::compactable_ranges(traj, &quiescent);
-            let audits = crate::probe::check_compactions(traj, &facts, lex);
             (facts, turns, ranges, audits, calls)
         },
     );

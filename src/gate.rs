@@ -20,9 +20,16 @@ pub struct TurnVerdict {
 
 /// Verdicts per turn from resolved facts. A turn is live when it holds an open obligation, an
 /// unincorporated null result or an unbound reference, or when it is the antecedent of a later
-/// reference.
-pub fn verdicts(traj: &Trajectory, facts: &[Fact]) -> Vec<TurnVerdict> {
+/// reference. A compaction's summary holds the live facts it carried (`carried`: summary turn,
+/// fact id; see [`crate::probe::carried_by_summaries`]): compacting it again without them loses
+/// them.
+pub fn verdicts(traj: &Trajectory, facts: &[Fact], carried: &[(usize, usize)]) -> Vec<TurnVerdict> {
     let mut reasons: Vec<Vec<usize>> = vec![Vec::new(); traj.turns.len()];
+    for &(s, id) in carried {
+        if s < reasons.len() {
+            reasons[s].push(id);
+        }
+    }
     for f in facts {
         if f.status.is_live() && f.turn < reasons.len() {
             reasons[f.turn].push(f.id);

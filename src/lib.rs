@@ -318,7 +318,7 @@ impl Annotated {
         lex: &Lexicon,
     ) -> probe::ProbeReport {
         let s = probe::Summary::new(summary, lex);
-        probe::probe_span(&self.trajectory, &self.analysis.facts, first, last, &s, lex)
+        probe::probe_span(&self.trajectory, &self.analysis, (first, last), &s, lex)
     }
 
     /// An error unless `first..=last` is a range of turns of this trajectory.

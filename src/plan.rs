@@ -20,7 +20,6 @@
 use crate::analysis::Analysis;
 use crate::gate::{self, Verdict};
 use crate::model::{EventKind, Role, Trajectory};
-use crate::probe::ProbeReport;
 use crate::source::Span;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -86,8 +85,8 @@ pub struct KeptLive {
     pub turn: usize,
     pub role: &'static str,
     pub tokens: usize,
-    /// Fact ids: the turn's verdict reasons; for the summary of an earlier compaction, the live
-    /// facts of its replaced turns that it carries.
+    /// Fact ids: the turn's verdict reasons (for the summary of an earlier compaction, the live
+    /// facts of its replaced turns that it carries among them).
     pub facts: Vec<usize>,
 }
 
@@ -162,25 +161,6 @@ pub fn window_start(traj: &Trajectory) -> usize {
     view
 }
 
-/// Summary turns in the window that carry live facts of the span their compaction replaced:
-/// turn → the carried fact ids.
-fn carrying_summaries(traj: &Trajectory, audits: &[ProbeReport]) -> HashMap<usize, Vec<usize>> {
-    let mut out = HashMap::new();
-    for (c, a) in traj.compactions.iter().zip(audits) {
-        let Some(s) = c.summary_turn else { continue };
-        let carried: Vec<usize> = a
-            .checked
-            .iter()
-            .filter(|k| k.carried)
-            .map(|k| k.fact)
-            .collect();
-        if !carried.is_empty() {
-            out.insert(s, carried);
-        }
-    }
-    out
-}
-
 /// What a clearing leaves in place of a tool result (Claude Code's words).
 const CLEARED_PLACEHOLDER: &str = "[Old tool result content cleared]";
 
@@ -209,7 +189,6 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
     let pointer_tokens = crate::tokens::count(&POINTER.replace("{turn}", &n.to_string()));
 
     // Live turns and what keeps them.
-    let summaries = carrying_summaries(traj, &a.audits);
     let mut kept_live: Vec<KeptLive> = Vec::new();
     let mut movable = vec![false; n];
     let mut held = Held::default();
@@ -217,8 +196,6 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
         let turn = &traj.turns[t];
         let facts = if a.turns[t].verdict == Verdict::Live {
             a.turns[t].reasons.clone()
-        } else if let Some(f) = summaries.get(&t) {
-            f.clone()
         } else {
             Vec::new()
         };

@@ -48,6 +48,7 @@
 //! The summary is indexed once ([`Summary::new`]: key → clauses), so a probe costs the
 //! summary's length plus, per fact, the postings of its terms.
 
+use crate::analysis::Analysis;
 use crate::extract::lexicon::Lexicon;
 use crate::extract::words::{is_stopword, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Status, Subkind};
@@ -116,12 +117,37 @@ fn is_identifier(word: &str) -> bool {
 /// - references made after `last` whose antecedent, or one of whose candidate antecedents, lies
 ///   in `first..=last`.
 ///
+/// - the live facts an earlier compaction's summary in `first..=last` carried (`carried`, see
+///   [`carried_by_summaries`]): the summary holds them now, and replacing it must carry them again.
+///
 /// For a compaction recorded in the log the statuses are those at the compaction (resolution is
 /// frozen for the turns it replaced), and no reference after the boundary can point into the
 /// replaced turns, so the second kind only arises for candidate spans.
-pub fn live_facts(traj: &Trajectory, facts: &[Fact], first: usize, last: usize) -> Vec<usize> {
-    let _ = traj;
-    LiveFacts::new(facts).of(facts, first, last)
+pub fn live_facts(
+    facts: &[Fact],
+    carried: &[(usize, usize)],
+    first: usize,
+    last: usize,
+) -> Vec<usize> {
+    let mut live = LiveFacts::new(facts);
+    live.carry(carried);
+    live.of(facts, first, last)
+}
+
+/// The live facts each compaction's summary carried, as (summary turn, fact id), in the order of
+/// the compactions: from then on the summary is what holds them (see [`live_facts`]).
+pub fn carried_by_summaries(traj: &Trajectory, audits: &[ProbeReport]) -> Vec<(usize, usize)> {
+    traj.compactions
+        .iter()
+        .zip(audits)
+        .filter_map(|(c, a)| Some((c.summary_turn?, a)))
+        .flat_map(|(s, a)| {
+            a.checked
+                .iter()
+                .filter(|k| k.carried)
+                .map(move |k| (s, k.fact))
+        })
+        .collect()
 }
 
 /// The facts by the turns that make them live (`live_facts`), worked out once: each span asked
@@ -132,6 +158,8 @@ pub struct LiveFacts {
     live: Vec<(usize, usize)>,
     /// (turn pointed at, id) of each reference's antecedent and candidates, by turn.
     pointed_at: Vec<(usize, usize)>,
+    /// (summary turn, id) of each live fact a compaction's summary carried, by turn.
+    carried: Vec<(usize, usize)>,
 }
 
 impl LiveFacts {
@@ -150,14 +178,31 @@ impl LiveFacts {
             .collect();
         live.sort_unstable();
         pointed_at.sort_unstable();
-        LiveFacts { live, pointed_at }
+        LiveFacts {
+            live,
+            pointed_at,
+            carried: Vec::new(),
+        }
     }
 
-    /// The facts with a live status that turns `first..=last` hold (not the references into
-    /// them).
+    /// Records facts a summary carried, as (summary turn, id): the summary turn holds them.
+    pub fn carry(&mut self, carried: &[(usize, usize)]) {
+        self.carried.extend_from_slice(carried);
+        // (Compactions come in log order, so their summaries mostly do too.)
+        if !self.carried.is_sorted() {
+            self.carried.sort_unstable();
+        }
+    }
+
+    /// The facts with a live status that turns `first..=last` hold, a summary's carried facts
+    /// included (not the references into them).
     fn held(&self, first: usize, last: usize) -> Vec<usize> {
-        let mut ids: Vec<usize> = within(&self.live, first, last).map(|&(_, id)| id).collect();
+        let mut ids: Vec<usize> = within(&self.live, first, last)
+            .chain(within(&self.carried, first, last))
+            .map(|&(_, id)| id)
+            .collect();
         ids.sort_unstable();
+        ids.dedup();
         ids
     }
 
@@ -561,17 +606,17 @@ impl ProbeReport {
     }
 }
 
-/// Probes `summary` against the live facts of turns `first..=last`.
+/// Probes `summary` against the live facts of turns `first..=last` of an analysed trajectory.
 pub fn probe_span(
     traj: &Trajectory,
-    facts: &[Fact],
-    first: usize,
-    last: usize,
+    analysis: &Analysis,
+    (first, last): (usize, usize),
     summary: &Summary,
     lex: &Lexicon,
 ) -> ProbeReport {
-    let ids = live_facts(traj, facts, first, last);
-    probe_facts(traj, facts, ids, (first, last), summary, lex)
+    let carried = carried_by_summaries(traj, &analysis.audits);
+    let ids = live_facts(&analysis.facts, &carried, first, last);
+    probe_facts(traj, &analysis.facts, ids, (first, last), summary, lex)
 }
 
 /// Probes `summary` against the facts `ids`, the live facts of turns `first..=last`.
@@ -702,11 +747,24 @@ pub fn check_compactions(traj: &Trajectory, facts: &[Fact], lex: &Lexicon) -> Ve
     if traj.compactions.is_empty() {
         return Vec::new();
     }
-    let live = LiveFacts::new(facts);
+    let mut live = LiveFacts::new(facts);
     let cleared_at = traj.cleared_at();
+    // What a summary carried, it holds: a later compaction that replaces it must carry that too.
     traj.compactions
         .iter()
-        .map(|c| check_compaction_with(traj, facts, &live, c, &cleared_at, lex))
+        .map(|c| {
+            let report = check_compaction_with(traj, facts, &live, c, &cleared_at, lex);
+            if let Some(s) = c.summary_turn {
+                let carried: Vec<(usize, usize)> = report
+                    .checked
+                    .iter()
+                    .filter(|k| k.carried)
+                    .map(|k| (s, k.fact))
+                    .collect();
+                live.carry(&carried);
+            }
+            report
+        })
         .collect()
 }
 

@@ -3,7 +3,8 @@
 //! corpus beside the checkout where it is present. Each line is checked field by field against
 //! what the contract says the field means, and the fields against each other: a turn is live
 //! exactly when it has reasons, and each reason is a fact that makes it live (a live status in the
-//! turn, or a reference whose antecedent or candidate the turn is); spans lie in the file and in
+//! turn, a reference whose antecedent or candidate the turn is, or, for a compaction's summary,
+//! a live fact of the replaced turns it did not drop); spans lie in the file and in
 //! their turn; statuses fit their kind; ranges hold only quiescent turns and sum their tokens.
 
 use serde_json::Value;
@@ -161,6 +162,9 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
     // Facts, and the reasons they give their turns.
     let mut ids = HashSet::new();
     let mut owed: Vec<HashSet<u64>> = vec![HashSet::new(); n];
+    // (turn, id) of each fact with a live status; (turn, referent turns, id) of each reference.
+    let mut live_facts: Vec<(usize, u64)> = Vec::new();
+    let mut pointing_in: Vec<(usize, Vec<usize>, u64)> = Vec::new();
     for f in facts {
         let id = f["id"].as_u64().unwrap_or(u64::MAX);
         let turn = f["turn"].as_u64().map_or(usize::MAX, |t| t as usize);
@@ -252,6 +256,14 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
             })
             .unwrap_or_default();
         if kind == "reference" {
+            pointing_in.push((
+                turn,
+                link(ante)
+                    .into_iter()
+                    .chain(candidates.iter().copied())
+                    .collect(),
+                id,
+            ));
             match link(ante) {
                 Some(a) if a <= turn => owed[a].insert(id),
                 Some(_) => {
@@ -279,7 +291,41 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
         }
         if status == live {
             owed[turn].insert(id);
+            live_facts.push((turn, id));
         }
+    }
+    // A compaction's summary holds the live facts of the turns it replaced that it carried
+    // (those not `dropped`), and what summaries among those turns carried before it.
+    let mut carried_by: HashMap<usize, HashSet<u64>> = HashMap::new();
+    for c in compactions {
+        let (Some(s), Some((a, b))) = (c["summary_turn"].as_u64(), span(&c["replaced"])) else {
+            continue;
+        };
+        let dropped: HashSet<u64> = c["dropped"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        let mut held: HashSet<u64> = live_facts
+            .iter()
+            .filter(|&&(t, _)| (a..=b).contains(&t))
+            .map(|&(_, id)| id)
+            .chain(
+                pointing_in
+                    .iter()
+                    .filter(|p| p.0 > b && p.1.iter().any(|t| (a..=b).contains(t)))
+                    .map(|p| p.2),
+            )
+            .collect();
+        for t in a..=b {
+            held.extend(carried_by.get(&t).into_iter().flatten());
+        }
+        let carried: HashSet<u64> = held.difference(&dropped).copied().collect();
+        if let Some(o) = owed.get_mut(s as usize) {
+            o.extend(&carried);
+        }
+        carried_by.insert(s as usize, carried);
     }
     for (t, (has, should)) in reasons_of.iter().zip(&owed).enumerate() {
         // (An antecedent in the reference's own turn does not make the turn live twice.)

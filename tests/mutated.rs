@@ -236,7 +236,7 @@ fn run(bytes: Vec<u8>, lex: &Lexicon, rules: &[ActiveRule]) {
         std::hint::black_box(plan);
         if n > 2 {
             let summary = trajlint::probe::Summary::new("Verified the build; no ABC123.", lex);
-            let probe = trajlint::probe::probe_span(traj, &a.facts, 0, n / 2, &summary, lex);
+            let probe = trajlint::probe::probe_span(traj, a, (0, n / 2), &summary, lex);
             std::hint::black_box(probe);
         }
     }

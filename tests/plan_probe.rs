@@ -349,14 +349,8 @@ fn probe_on_the_real_claude_code_compactions() {
             turn_words[at..].starts_with(&side_words),
             "{session}: the sidechain's summary is the summary turn's"
         );
-        let side_probe = trajlint::probe::probe_span(
-            t,
-            &a.analysis.facts,
-            c.replaced.0,
-            c.replaced.1,
-            &Summary::new(&side, lex),
-            lex,
-        );
+        let side_probe =
+            trajlint::probe::probe_span(t, &a.analysis, c.replaced, &Summary::new(&side, lex), lex);
         assert_eq!(side_probe.dropped, r.dropped, "{session}: sidechain vs log");
         println!(
             "{session}: {} live facts in turns {}..={}, {} carried, {} dropped",
@@ -795,7 +789,7 @@ fn probe_on_in_memory_messages() {
         {"role": "user", "content": "Cancel 4WQ150 please."}
     ]);
     let a = Annotated::from_openai_messages(&messages).unwrap();
-    let live = trajlint::probe::live_facts(&a.trajectory, &a.analysis.facts, 0, 4);
+    let live = trajlint::probe::live_facts(&a.analysis.facts, &[], 0, 4);
     let kinds: Vec<FactKind> = live.iter().map(|&i| a.analysis.facts[i].kind()).collect();
     // The failed lookup (turn 2), and "4WQ150" in turn 5, whose defining turn 4 is in the span.
     assert!(kinds.contains(&FactKind::NullResult), "{kinds:?}");
@@ -818,4 +812,59 @@ fn probe_on_in_memory_messages() {
         let f = &a.analysis.facts[c.fact];
         assert!(c.carried, "{:?} {:?}: {}", f.subkind, f.text, c.why);
     }
+}
+
+/// Our Gemini fixture: turns 0-9 were compressed (event turn 12) into the `<state_snapshot>` of
+/// turn 13, which carries the open promise of turn 5 ("I will also add a changelog entry once
+/// the fix is in"; the snapshot's plan has "3. [TODO] Add a changelog entry for the fix.", read
+/// by hand).
+#[test]
+fn a_summary_that_carries_an_open_fact_holds_it_for_annotate_probe_and_plan() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/gemini/chat-recording-fix-dates.jsonl");
+    let all = load(&path);
+    let a = &all[0];
+    let c = &a.trajectory.compactions[0];
+    assert_eq!((c.replaced, c.summary_turn), ((0, 9), Some(13)));
+    let promise = a
+        .analysis
+        .facts
+        .iter()
+        .find(|f| f.turn == 5 && f.text.contains("changelog"))
+        .expect("the promise of turn 5");
+    assert!(promise.status.is_live(), "{promise:?}");
+    assert_eq!(a.analysis.audits[0].dropped, Vec::<usize>::new());
+    // annotate: the summary is live for it, and no range holds the summary.
+    let v = &a.analysis.turns[13];
+    assert_eq!(
+        (v.verdict, v.reasons.as_slice()),
+        (Verdict::Live, &[promise.id][..])
+    );
+    assert!(
+        a.analysis
+            .ranges
+            .iter()
+            .all(|&(s, e)| !(s..=e).contains(&13)),
+        "{:?}",
+        a.analysis.ranges
+    );
+    // probe: replacing the summary again must carry the promise.
+    let dropped = a.probe(10, 15, "Ran the date tests; they pass.").dropped;
+    assert_eq!(dropped, [promise.id]);
+    let kept = a
+        .probe(
+            10,
+            15,
+            "Ran the date tests; they pass. Still to do: add a changelog entry.",
+        )
+        .dropped;
+    assert_eq!(kept, Vec::<usize>::new());
+    // plan: the summary is kept live for the same fact.
+    let p = a.plan(&PlanOptions::new(150));
+    let k = p
+        .kept_live
+        .iter()
+        .find(|k| k.turn == 13)
+        .expect("kept live");
+    assert_eq!(k.facts, [promise.id]);
 }

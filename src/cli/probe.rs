@@ -104,7 +104,7 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
                 }
             };
             let s = Summary::new(&text, &l.lex);
-            let r = trajlint::probe::probe_span(l.traj(), &l.analysis.facts, a, b, &s, &l.lex);
+            let r = trajlint::probe::probe_span(l.traj(), &l.analysis, (a, b), &s, &l.lex);
             (vec![r], Some(file.display().to_string()))
         }
         _ => (l.analysis.audits.clone(), None),

@@ -248,6 +248,25 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                     extra
                 )?;
             }
+            // What else keeps the turn live: a later reference pointing into it, or a fact of
+            // turns an earlier compaction replaced that this summary carries.
+            let elsewhere: Vec<String> = a.turns[i]
+                .reasons
+                .iter()
+                .filter_map(|&id| a.facts.get(id))
+                .filter(|f| f.turn != i)
+                .map(|f| {
+                    let how = if f.turn > i {
+                        "antecedent of"
+                    } else {
+                        "carries"
+                    };
+                    format!("{how} [{}] (turn {})", f.id, f.turn)
+                })
+                .collect();
+            if !elsewhere.is_empty() {
+                writeln!(out, "         live for: {}", elsewhere.join(", "))?;
+            }
         }
     }
     Ok(())
