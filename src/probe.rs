@@ -252,6 +252,9 @@ pub struct Summary {
     postings: HashMap<String, Vec<u32>>,
     /// Per clause: it holds a word of absence or failure.
     absence: Vec<bool>,
+    /// Per unit: it says what it names is done or dropped, and nothing in it is still to do
+    /// ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open obligation.
+    settled: Vec<bool>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
 }
@@ -335,12 +338,24 @@ impl Summary {
             }
             absence.push(absence_regex().is_match(clause) || lex.not_found.is_match(clause));
         }
+        let settled = units
+            .iter()
+            .map(|&(s, e)| {
+                let unit = &text[s..e];
+                (lex.done.is_match(unit)
+                    || lex.reported.is_match(unit)
+                    || lex.dropped.is_match(unit))
+                    && !lex.pending.is_match(unit)
+                    && !lex.not_done.is_match(unit)
+            })
+            .collect();
         Summary {
             text: text.to_string(),
             units,
             clauses,
             postings,
             absence,
+            settled,
             family_stems,
         }
     }
@@ -891,12 +906,23 @@ impl Wanted {
         summary
             .places(&self.keys, self.absence)
             .into_iter()
+            // (An open obligation is not carried by a line that says it is done.)
+            .filter(|&(p, _)| !(self.obligation && summary.settled[p as usize]))
             .map(|(p, m)| {
                 let (score, ok) = self.judge(m);
                 (p, m, ok, score)
             })
             .max_by(|a, b| (a.2, a.3).cmp(&(b.2, b.3)).then(b.0.cmp(&a.0)))
             .map(|(p, m, ok, _)| (p, m, ok))
+    }
+
+    /// The first unit that would carry the obligation but says it is done (`Summary::settled`).
+    fn said_done(&self, summary: &Summary) -> Option<(u32, u64)> {
+        summary
+            .places(&self.keys, false)
+            .into_iter()
+            .filter(|&(p, m)| summary.settled[p as usize] && self.judge(m).1)
+            .min_by_key(|&(p, _)| p)
     }
 
     fn found(&self, mask: u64) -> Vec<String> {
@@ -1005,6 +1031,24 @@ pub fn carried(fact: &Fact, traj: &Trajectory, summary: &Summary, lex: &Lexicon)
         Some((p, m, ok)) => (ok, wanted.found(m), Some(summary.place(p, wanted.absence))),
         None => (false, Vec::new(), None),
     };
+    // A line that would carry the open obligation but says it is done contradicts it.
+    if let Some((p, m)) = (!carried && wanted.obligation)
+        .then(|| wanted.said_done(summary))
+        .flatten()
+    {
+        let found = wanted.found(m);
+        return FactCheck {
+            fact: fact.id,
+            carried: false,
+            why: format!(
+                "dropped: the summary names it ({}) in a line that says it is done, but it is still open",
+                quote(&found)
+            ),
+            wanted: all,
+            found,
+            at: Some(summary.place(p, false)),
+        };
+    }
     let why = if carried {
         if wanted.absence {
             format!(
@@ -1204,6 +1248,7 @@ mod tests {
             ),
             first in 0usize..20,
             len in 0usize..8,
+            carried in proptest::collection::vec((0usize..20, 0usize..30), 0..5),
         ) {
             use crate::extract::{Fact, Status, Subkind, Link};
             use crate::source::Span;
@@ -1223,18 +1268,22 @@ mod tests {
             facts.sort_by_key(|f| f.turn);
             let last = first + len;
             let inside = |t: usize| first <= t && t <= last;
+            // (A summary in turn `s` carried fact `id`.)
+            let carried: Vec<(usize, usize)> =
+                carried.into_iter().filter(|&(_, id)| id < facts.len()).collect();
             let by_definition: Vec<usize> = facts
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| {
+                .filter(|&(id, f)| {
                     inside(f.turn) && f.status.is_live()
                         || f.kind() == crate::extract::FactKind::Reference
                             && f.turn > last
                             && super::referent_turns(f).any(inside)
+                        || carried.iter().any(|&(s, c)| c == id && inside(s))
                 })
                 .map(|(id, _)| id)
                 .collect();
-            proptest::prop_assert_eq!(super::LiveFacts::new(&facts).of(&facts, first, last), by_definition);
+            proptest::prop_assert_eq!(super::live_facts(&facts, &carried, first, last), by_definition);
         }
     }
     use super::*;
@@ -1297,6 +1346,56 @@ mod tests {
         );
         let c = probe(&vague, "- Be careful with the migration\n");
         assert!(!c.carried && c.why.contains("too little"), "{}", c.why);
+    }
+
+    #[test]
+    fn a_line_saying_an_open_obligation_is_done_does_not_carry_it() {
+        let f = fact(
+            Subkind::SelfCommitment,
+            "I'll update the docs once the code compiles.",
+            &["doc", "@edit"],
+        );
+        let c = probe(
+            &f,
+            "The docs are already updated; nothing is left to do.
+",
+        );
+        assert!(!c.carried && c.why.contains("says it is done"), "{}", c.why);
+        assert!(
+            !probe(
+                &f,
+                "1. [DONE] Update the docs
+"
+            )
+            .carried
+        );
+        // Done and still to do on one line: the line keeps it.
+        assert!(
+            probe(
+                &f,
+                "Updated the code; still to do: update the docs.
+"
+            )
+            .carried
+        );
+        assert!(
+            probe(
+                &f,
+                "- docs (in_progress): code done but the docs need updating
+"
+            )
+            .carried
+        );
+        // A line saying so elsewhere does not hide one that carries it.
+        assert!(
+            probe(
+                &f,
+                "Updated the parser.
+TODO: update the docs.
+"
+            )
+            .carried
+        );
     }
 
     #[test]

@@ -123,6 +123,8 @@ struct ObligationLists {
     #[serde(default)]
     tracker_close: Vec<String>,
     #[serde(default)]
+    pending: Vec<String>,
+    #[serde(default)]
     synonyms: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     programs: BTreeMap<String, Vec<String>>,
@@ -429,6 +431,9 @@ pub struct Lexicon {
     /// A shell command that starts work on a tracked item, and one that finishes it.
     pub tracker_open: Patterns,
     pub tracker_close: Patterns,
+    /// Words that mark an item as still to do ("TODO", "pending", "[ ]"): a summary's line with
+    /// them carries an open obligation even when it also says something was done.
+    pub pending: Patterns,
     /// word → the families it belongs to.
     pub synonyms: HashMap<String, Vec<String>>,
     /// A program a command line runs → the families it belongs to ("make" builds; the word in
@@ -590,7 +595,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 36] = [
+        let lists: [(&[String], &str); 37] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -619,6 +624,7 @@ impl Lexicon {
             (&o.first_step, "obligation.first_step"),
             (&o.tracker_open, "obligation.tracker_open"),
             (&o.tracker_close, "obligation.tracker_close"),
+            (&o.pending, "obligation.pending"),
             (&i.cues, "incorporation.cues"),
             (&i.change_of_course, "incorporation.change_of_course"),
             (&i.absence, "incorporation.absence"),
@@ -679,6 +685,7 @@ impl Lexicon {
             first_step: next()?,
             tracker_open: next()?,
             tracker_close: next()?,
+            pending: next()?,
             incorporation: next()?,
             change_of_course: next()?,
             absence: next()?,
@@ -797,6 +804,7 @@ fn merge(into: &mut File, f: File) {
     o.question_words.extend(f.obligation.question_words);
     o.tracker_open.extend(f.obligation.tracker_open);
     o.tracker_close.extend(f.obligation.tracker_close);
+    o.pending.extend(f.obligation.pending);
     for (k, v) in f.obligation.synonyms {
         o.synonyms.entry(k).or_default().extend(v);
     }
