@@ -132,3 +132,51 @@ fn deep_nesting_and_huge_lines_do_not_panic() {
         20 << 20
     );
 }
+
+/// Every file of ours under `dir` (not the broken ones, not archives).
+fn fixture_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n != "malformed") {
+                fixture_files(&p, out);
+            }
+        } else if p.extension().is_none_or(|x| x != "zip") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn a_byte_order_mark_changes_nothing_but_the_offsets() {
+    // Editors on Windows open a UTF-8 file with EF BB BF; a JSON parser rejects it, and a JSONL
+    // reader lost the first record. Read with the mark, each fixture gives the same turns and
+    // facts, every offset 3 bytes on.
+    let mut files = Vec::new();
+    fixture_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures"),
+        &mut files,
+    );
+    assert!(files.len() >= 20, "{files:?}");
+    for path in files {
+        let plain = std::fs::read(&path).unwrap();
+        let marked = [&b"\xEF\xBB\xBF"[..], &plain].concat();
+        let facts = |bytes: &[u8], shift: usize| {
+            let all = trajlint::annotate(bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            all.iter()
+                .map(|a| {
+                    let facts: Vec<(String, usize, usize)> = a
+                        .analysis
+                        .facts
+                        .iter()
+                        .map(|f| (f.text.clone(), f.span.start - shift, f.span.end - shift))
+                        .collect();
+                    (a.trajectory.turns.len(), facts)
+                })
+                .collect::<Vec<_>>()
+        };
+        let read = facts(&plain, 0);
+        assert!(!read.is_empty(), "{path:?}");
+        assert_eq!(facts(&marked, 3), read, "{path:?}");
+    }
+}

@@ -602,6 +602,17 @@ pub fn leading_int(s: &str) -> Option<(i64, &str)> {
 
 /// Reads bytes in the named format (or the detected one).
 pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
+    // A UTF-8 byte order mark is no content: it is read as three spaces, whitespace to every
+    // reader, so that offsets into the file stay exact. (Editors on Windows write one; a JSON
+    // parser rejects it.)
+    let unmarked: Vec<u8>;
+    let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => {
+            unmarked = [b"   ", rest].concat();
+            &unmarked[..]
+        }
+        None => bytes,
+    };
     let shape = detect::shape(bytes);
     // Invalid UTF-8 is read as U+FFFD (offsets stay exact); say where it starts, once.
     let utf8_issue = match (&shape, std::str::from_utf8(bytes)) {

@@ -26,7 +26,9 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
     let mut cur: Option<Open> = None;
     let mut preamble: Option<Span> = None;
     let mut bad_utf8: Option<Span> = None;
-    let mut start = 0;
+    // (Spaces opening the file, a byte order mark as `formats::read` hands it over, do not
+    // hide the first marker.)
+    let mut start = bytes.iter().take_while(|&&b| b == b' ').count();
     while start < bytes.len() {
         let nl = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let mut end = nl;
