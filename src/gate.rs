@@ -64,6 +64,24 @@ pub fn verdicts(traj: &Trajectory, facts: &[Fact], carried: &[(usize, usize)]) -
         .collect()
 }
 
+/// A tool call and its result that `first..=last` would split (one inside, the other out), as
+/// (call turn, result turn): the first such pair in turn order. A range never splits them.
+pub fn split_pair(traj: &Trajectory, first: usize, last: usize) -> Option<(usize, usize)> {
+    let inside = |t: usize| (first..=last).contains(&t);
+    traj.turns.iter().enumerate().find_map(|(t, turn)| {
+        let (c, _) = turn.result.as_ref()?.call?;
+        (inside(c) != inside(t)).then_some((c, t))
+    })
+}
+
+/// Why `first..=last` is no range to compact: it splits the call of turn `call` from its result.
+pub fn split_message(first: usize, last: usize, call: usize, result: usize) -> String {
+    format!(
+        "turns {first}..{last} split the tool call of turn {call} from its result in turn \
+         {result}: a compacted range holds both or neither"
+    )
+}
+
 /// Maximal runs of turns `(first, last)` (inclusive) that can be compacted: every turn in the
 /// run is quiescent (and `allowed`), and every call in it has its result in the same run, and
 /// every result its call.

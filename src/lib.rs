@@ -330,6 +330,9 @@ impl Annotated {
                 n.saturating_sub(1)
             )));
         }
+        if let Some((call, result)) = gate::split_pair(&self.trajectory, first, last) {
+            return Err(Error::new(gate::split_message(first, last, call, result)));
+        }
         Ok(())
     }
 }

@@ -868,3 +868,49 @@ fn a_summary_that_carries_an_open_fact_holds_it_for_annotate_probe_and_plan() {
         .expect("kept live");
     assert_eq!(k.facts, [promise.id]);
 }
+
+/// `--turns` must be a range a compactor can replace, reversible or not: in the trajectory, and
+/// never a tool call without its result (semantics.md: "A range never splits a tool call from
+/// its result"). Our Claude Code fixture: turn 11 calls `ls`, turn 12 is its result.
+#[test]
+fn probe_refuses_turns_that_split_a_call_from_its_result() {
+    let bin = env!("CARGO_BIN_EXE_trajlint");
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/claude-code/compact-summary.jsonl");
+    let dir = std::env::temp_dir().join(format!("trajlint-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let summary = dir.join("summary.txt");
+    std::fs::write(&summary, "Renamed the flag; still to do: update the docs.").unwrap();
+    let probe = |extra: &[&str]| {
+        let out = Command::new(bin)
+            .arg("probe")
+            .args(extra)
+            .arg(&log)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let s = summary.to_str().unwrap();
+    let (code, err) = probe(&["--summary", s, "--turns", "0..11"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("split the tool call of turn 11 from its result in turn 12"),
+        "{err}"
+    );
+    assert_eq!(probe(&["--summary", s, "--turns", "12"]).0, Some(2));
+    assert_eq!(probe(&["--reversible", "--turns", "0..11"]).0, Some(2));
+    let (code, err) = probe(&["--reversible", "--turns", "100..200"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("has turns 0.."), "{err}");
+    // The range holding both is probed.
+    assert_ne!(probe(&["--summary", s, "--turns", "0..12"]).0, Some(2));
+    assert_eq!(probe(&["--reversible", "--turns", "0..12"]).0, Some(0));
+    // The library refuses it too.
+    let bytes = std::fs::read(&log).unwrap();
+    let err = trajlint::probe(&bytes, 0, 11, "Renamed the flag.").unwrap_err();
+    assert!(err.to_string().contains("split"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

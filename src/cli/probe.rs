@@ -5,6 +5,9 @@
 //!   span), 2 for usage errors or unreadable input.
 //! - `--reversible --turns A..B`: the original stays addressable, which satisfies condition 5 of
 //!   the verdict without a probe: says so and exits 0.
+//!
+//! Either way `--turns` must be a range of the trajectory that never splits a tool call from its
+//! result (exit 2 otherwise).
 //! - `PATH` alone: probes the compactions already recorded in the log (their summary turns
 //!   against the turns they replaced), the same check as `annotate`'s `compactions[].dropped`.
 
@@ -65,10 +68,7 @@ pub fn parse_turns(s: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run(args: &ProbeArgs) -> ExitCode {
-    if args.reversible {
-        return reversible(args);
-    }
-    if args.summary.is_none() && args.turns.is_some() {
+    if args.summary.is_none() && args.turns.is_some() && !args.reversible {
         eprintln!("error: --turns needs --summary FILE (or --reversible)");
         return ExitCode::from(2);
     }
@@ -85,17 +85,33 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let n = l.traj().turns.len();
+    // The range must be one a compactor can replace: in the trajectory, and never splitting a
+    // tool call from its result (reversible or not).
+    if let Some((a, b)) = args.turns {
+        let wrong = if b >= n {
+            Some(format!(
+                "--turns {a}..{b}: {} trajectory {} has turns 0..{}",
+                l.source.name,
+                l.index,
+                n.saturating_sub(1)
+            ))
+        } else {
+            trajlint::gate::split_pair(l.traj(), a, b)
+                .map(|(call, result)| trajlint::gate::split_message(a, b, call, result))
+        };
+        if let Some(why) = wrong {
+            eprintln!("error: {why}");
+            return ExitCode::from(2);
+        }
+    }
+    if args.reversible {
+        if args.summary.is_some() {
+            eprintln!("note: --summary is not read: a reversible compaction needs no probe");
+        }
+        return reversible(args);
+    }
     let (reports, summary_name) = match (&args.summary, args.turns) {
         (Some(file), Some((a, b))) => {
-            if b >= n {
-                eprintln!(
-                    "error: --turns {a}..{b}: {} trajectory {} has turns 0..{}",
-                    l.source.name,
-                    l.index,
-                    n.saturating_sub(1)
-                );
-                return ExitCode::from(2);
-            }
             let text = match read_summary(file) {
                 Ok(t) => t,
                 Err(e) => {
