@@ -84,6 +84,7 @@ pub struct CompactRange {
 pub struct KeptLive {
     pub turn: usize,
     pub role: &'static str,
+    /// What the turn costs after the plan: a pointer's tokens when its output is shed.
     pub tokens: usize,
     /// Fact ids: the turn's verdict reasons (for the summary of an earlier compaction, the live
     /// facts of its replaced turns that it carries among them).
@@ -121,7 +122,8 @@ pub struct Plan {
     /// After the plan; when refused, the least the window could be brought to without
     /// compacting a live turn.
     pub tokens_after: usize,
-    /// Tokens of the live turns in the window (`held.live`).
+    /// Tokens of the live turns in the window as the plan leaves them: `held.live`, less what
+    /// shedding a live output to a pointer saves.
     pub live_tokens: usize,
     pub held: Held,
     pub summary_tokens: usize,
@@ -330,6 +332,13 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
         }
     }
     plan.shed.sort_by_key(|s| s.turn);
+    // A live output shed to a pointer stays live as that pointer (its copy keeps the words).
+    for k in &mut plan.kept_live {
+        if plan.shed.binary_search_by_key(&k.turn, |s| s.turn).is_ok() {
+            k.tokens = pointer_tokens;
+        }
+    }
+    plan.live_tokens = plan.kept_live.iter().map(|k| k.tokens).sum();
     plan.compact = chosen
         .iter()
         .map(|&(s, e, _)| CompactRange {

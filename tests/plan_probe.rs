@@ -566,10 +566,23 @@ fn a_plan_that_meets_the_budget_compacts_only_quiescent_turns() {
                 p.tokens_after,
                 "{name}"
             );
-            // Every live turn of the window is kept, with the facts that keep it.
+            // Every live turn of the window is kept, with the facts that keep it, at what it
+            // costs after the plan: a shed output its pointer.
             for k in &p.kept_live {
                 assert!(!compacted[k.turn] && !k.facts.is_empty(), "{name}");
+                let shed = p.shed.iter().any(|s| s.turn == k.turn);
+                let cost = if shed {
+                    p.pointer_tokens
+                } else {
+                    a.analysis.tokens[k.turn]
+                };
+                assert!(k.tokens <= cost, "{name}: turn {}", k.turn);
+                if shed {
+                    assert_eq!(k.tokens, p.pointer_tokens, "{name}: turn {}", k.turn);
+                }
             }
+            let kept: usize = p.kept_live.iter().map(|k| k.tokens).sum();
+            assert_eq!(p.live_tokens, kept, "{name}");
             planned += 1;
         }
     }

@@ -160,11 +160,18 @@ fn text(l: &Loaded, plan: &Plan) -> String {
             );
             let _ = writeln!(
                 s,
-                "  {} tokens now; {} at best with every quiescent range compacted (over by {})",
+                "  {} tokens now; {} at best, compacting every quiescent range worth its summary (over by {})",
                 plan.tokens_before,
                 plan.tokens_after,
                 plan.tokens_after - plan.budget
             );
+            if plan.summary_tokens > 0 {
+                let _ = writeln!(
+                    s,
+                    "  (each range compacted costs its summary's {} tokens: a range holding no more is left as it is)",
+                    plan.summary_tokens
+                );
+            }
             let _ = writeln!(
                 s,
                 "  held: {} live, {} system prompt, {} other (bound to live turns by a call/result pair)",
