@@ -336,7 +336,71 @@ fn worst_cases(lex: &Lexicon) {
         );
         chat(m)
     };
-    let cases: [(&str, &Generator<'_>, usize); 9] = [
+    // A list of ids each ending its line on a colon ("- QX000001Z:"): the fields under each
+    // were read to the list's end.
+    let id_list = |k: usize| {
+        let body: String = (0..k).map(|i| format!("- QX{i:06}Z:\n")).collect();
+        chat(vec![
+            json!({"role": "user", "content": "List the records."}),
+            json!({"role": "assistant", "content": format!("Here are the records:\n{body}")}),
+        ])
+    };
+    // A table of ids, then a sentence of other ids: each was looked up in a list.
+    let table_then_ids = |k: usize| {
+        let rows: String = (0..k).map(|i| format!("| QX{i:06}Z | 1 | 2 |\n")).collect();
+        let ids: Vec<String> = (0..k).map(|i| format!("QY{i:06}Z")).collect();
+        chat(vec![
+            json!({"role": "user", "content": "List the records."}),
+            json!({"role": "assistant", "content": format!("| id | a | b |\n|---|---|---|\n{rows}\nSo {} are left.", ids.join(" "))}),
+        ])
+    };
+    // One Aider reply editing k files.
+    let aider_edits = |k: usize| {
+        let mut s = String::from(
+            "# aider chat started at 2024-08-05 19:33:32\n\n#### rename x  \n\nCertainly!\n\n",
+        );
+        for i in 0..k {
+            s += &format!(
+                "src/pkg/module_{i:07}.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n\n"
+            );
+        }
+        s.into_bytes()
+    };
+    // Codex rollbacks with no user turn before them: each read every turn back to the start.
+    let rollbacks = |k: usize| {
+        let mut lines =
+            vec![r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s1"}}"#.to_string()];
+        lines.extend((0..k).map(|_| {
+            r#"{"timestamp":"t","type":"event_msg","payload":{"type":"thread_rolled_back","num_turns":1}}"#.to_string()
+        }));
+        lines.join("\n").into_bytes()
+    };
+    // OpenHands condensations each forgetting from the same event to now: their ranges overlap.
+    let condensations = |k: usize| {
+        let mut ev = vec![json!({"id": 1, "source": "user", "action": "message",
+            "args": {"content": "Fix the worker timeout."}})];
+        for i in 0..k {
+            let a = 100 + 3 * i;
+            let meta = json!({"function_name": "execute_bash", "tool_call_id": format!("t{i}"),
+                "total_calls_in_response": 1});
+            ev.push(
+                json!({"id": a, "source": "agent", "action": "run", "tool_call_metadata": meta,
+                "args": {"command": format!("ls {i}"), "thought": "I'll check it."}}),
+            );
+            ev.push(
+                json!({"id": a + 1, "source": "agent", "cause": a, "observation": "run",
+                "tool_call_metadata": meta, "content": "ok",
+                "extras": {"command": "x", "metadata": {"exit_code": 0}}}),
+            );
+            ev.push(
+                json!({"id": a + 2, "source": "agent", "action": "condensation",
+                "args": {"forgotten_events_start_id": 100, "forgotten_events_end_id": a,
+                         "summary": format!("did {i}")}}),
+            );
+        }
+        serde_json::to_vec(&ev).unwrap()
+    };
+    let cases: [(&str, &Generator<'_>, usize); 14] = [
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),
@@ -365,6 +429,19 @@ fn worst_cases(lex: &Lexicon) {
             "cancelled calls redone by a change of course",
             &cascades,
             1_000,
+        ),
+        ("ids each ending a list line on a colon", &id_list, 4_000),
+        (
+            "a table of ids, then a sentence of others",
+            &table_then_ids,
+            4_000,
+        ),
+        ("one Aider reply editing many files", &aider_edits, 5_000),
+        ("Codex rollbacks with no user turn", &rollbacks, 5_000),
+        (
+            "condensations forgetting from one start",
+            &condensations,
+            5_000,
         ),
     ];
     println!("worst cases (time at four times the input / time at the input; linear is about 4):");

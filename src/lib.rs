@@ -11,6 +11,7 @@ pub mod gate;
 pub mod json;
 pub mod lint;
 pub mod markdown;
+pub mod marks;
 pub mod model;
 pub mod plan;
 pub mod probe;

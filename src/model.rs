@@ -332,13 +332,18 @@ impl Trajectory {
     /// earlier call not yet answered (positional formats). One pass with a hash map.
     fn pair(&mut self) {
         let mut by_id: HashMap<String, (usize, usize)> = HashMap::new();
-        // Unanswered calls of the latest turn that made calls: what a positional result answers.
+        // Calls of the latest turn that made calls: what a positional result answers, the first
+        // not yet answered. (Answered calls are marked, not taken out: a turn of thousands of
+        // parallel calls was quadratic.)
         let mut pending: Vec<(usize, usize)> = Vec::new();
+        let mut unanswered_from = 0;
+        let mut answered: std::collections::HashSet<(usize, usize)> = Default::default();
         for t in 0..self.turns.len() {
             // A new calling turn, or a message in between, ends what a positional result answers.
             let speaks = matches!(self.turns[t].role, Role::User | Role::Assistant);
             if !self.turns[t].calls.is_empty() || speaks {
                 pending.clear();
+                unanswered_from = 0;
             }
             for c in 0..self.turns[t].calls.len() {
                 if let Some(id) = &self.turns[t].calls[c].id {
@@ -352,10 +357,18 @@ impl Trajectory {
             let target = match (result.call, &result.call_id) {
                 (Some(tc), _) => Some(tc),
                 (None, Some(id)) => by_id.get(id).copied(),
-                (None, None) => pending.first().copied(),
+                (None, None) => {
+                    while pending
+                        .get(unanswered_from)
+                        .is_some_and(|c| answered.contains(c))
+                    {
+                        unanswered_from += 1;
+                    }
+                    pending.get(unanswered_from).copied()
+                }
             };
             let Some((ct, cc)) = target else { continue };
-            pending.retain(|&x| x != (ct, cc));
+            answered.insert((ct, cc));
             if let Some(call) = self.turns.get_mut(ct).and_then(|x| x.calls.get_mut(cc)) {
                 call.result_turn = Some(t);
             }

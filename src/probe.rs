@@ -187,9 +187,14 @@ impl LiveFacts {
 
     /// Records facts a summary carried, as (summary turn, id): the summary turn holds them.
     pub fn carry(&mut self, carried: &[(usize, usize)]) {
+        // (Compactions come in log order, so their summaries mostly do too: sorting is needed
+        // only where the new entries do not follow the old, and is asked of the new alone.)
+        let follows = match (self.carried.last(), carried.first()) {
+            (Some(old), Some(new)) => old <= new,
+            _ => true,
+        };
         self.carried.extend_from_slice(carried);
-        // (Compactions come in log order, so their summaries mostly do too.)
-        if !self.carried.is_sorted() {
+        if !(follows && carried.is_sorted()) {
             self.carried.sort_unstable();
         }
     }
@@ -690,17 +695,24 @@ pub fn check_compaction(
         facts,
         &LiveFacts::new(facts),
         compaction,
+        &[compaction.replaced],
         &traj.cleared_at(),
         lex,
     )
 }
 
 /// `check_compaction`, with the facts' index worked out once for all of a log's compactions.
+/// How many of the facts earlier summaries carried a compaction that replaces them checks again
+/// (the latest): enough for any real log, a bound for one that compacts thousands of times.
+const CARRIED_FORWARD: usize = 64;
+
+/// `in_view`: the runs of its replaced turns that no earlier compaction replaced.
 fn check_compaction_with(
     traj: &Trajectory,
     facts: &[Fact],
     live: &LiveFacts,
     compaction: &Compaction,
+    in_view: &[(usize, usize)],
     cleared_at: &[Option<usize>],
     lex: &Lexicon,
 ) -> ProbeReport {
@@ -708,11 +720,31 @@ fn check_compaction_with(
     // A clearing drops what its results held; a reference to one made after it is
     // `reference-into-compacted-span`'s, and one made before it was read while the result was
     // in view. What an earlier clearing took, a later compaction could not see to carry.
-    let mut ids = if compaction.clears {
-        live.held(first, last)
-    } else {
-        live.of(facts, first, last)
-    };
+    let mut ids: Vec<usize> = in_view
+        .iter()
+        .flat_map(|&(a, b)| {
+            let mut ids: Vec<usize> = within(&live.live, a, b).map(|&(_, id)| id).collect();
+            if !compaction.clears {
+                ids.extend(
+                    within(&live.pointed_at, a, b)
+                        .map(|&(_, id)| id)
+                        .filter(|&id| facts[id].turn > last),
+                );
+            }
+            ids
+        })
+        .collect();
+    // What earlier summaries in view carried, the latest `CARRIED_FORWARD` of it: a log of
+    // thousands of compactions whose facts never settle would check every one at each.
+    let mut forward: Vec<usize> = in_view
+        .iter()
+        .flat_map(|&(a, b)| within(&live.carried, a, b).map(|&(_, id)| id))
+        .collect();
+    forward.sort_unstable();
+    forward.dedup();
+    ids.extend(&forward[forward.len().saturating_sub(CARRIED_FORWARD)..]);
+    ids.sort_unstable();
+    ids.dedup();
     ids.retain(|&id| {
         cleared_at
             .get(facts[id].turn)
@@ -765,10 +797,14 @@ pub fn check_compactions(traj: &Trajectory, facts: &[Fact], lex: &Lexicon) -> Ve
     let mut live = LiveFacts::new(facts);
     let cleared_at = traj.cleared_at();
     // What a summary carried, it holds: a later compaction that replaces it must carry that too.
+    // What an earlier compaction replaced was out of view already: a later one whose range
+    // covers it again replaced only the rest (and that summary, with what it carried).
+    let mut earlier = crate::marks::Marks::new(traj.turns.len());
     traj.compactions
         .iter()
         .map(|c| {
-            let report = check_compaction_with(traj, facts, &live, c, &cleared_at, lex);
+            let in_view = earlier.mark(c.replaced.0, c.replaced.1);
+            let report = check_compaction_with(traj, facts, &live, c, &in_view, &cleared_at, lex);
             if let Some(s) = c.summary_turn {
                 let carried: Vec<(usize, usize)> = report
                     .checked

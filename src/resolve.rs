@@ -73,6 +73,7 @@ pub fn resolve(
     };
     let mut next_compaction = 0;
     let mut frozen_by_resets = 0;
+    let mut frozen_by_compactions = crate::marks::Marks::new(facts.len());
     for t in 0..now {
         let turn = &traj.turns[t];
         // A compaction is a "now" of its own for the turns it replaced: what was pending then
@@ -100,8 +101,11 @@ pub fn resolve(
             for (a, b) in ranges {
                 let from = facts.partition_point(|f| f.turn < a);
                 let to = facts.partition_point(|f| f.turn <= b);
-                for id in from..to {
-                    pending.frozen[id] = true;
+                // (Each fact frozen once, however the compactions' ranges overlap.)
+                if from < to {
+                    for (x, y) in frozen_by_compactions.mark(from, to - 1) {
+                        pending.frozen[x..=y].fill(true);
+                    }
                 }
             }
             fresh_nulls.retain(|&id| !pending.frozen[id]);

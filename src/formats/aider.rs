@@ -25,6 +25,7 @@ use nom::character::complete::{char, digit1};
 use nom::combinator::{eof, map, opt, recognize, value};
 use nom::sequence::{pair, preceded, terminated};
 use nom::{IResult, Parser};
+use std::collections::HashSet;
 
 pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Aider);
@@ -378,6 +379,8 @@ impl Reader<'_> {
     /// holding the blocks.
     fn edits(&self, b: &Block) -> Option<ToolCall> {
         let mut files: Vec<String> = Vec::new();
+        // (Each name once, in order; looked up in a set: a reply may edit thousands of files.)
+        let mut named: HashSet<String> = HashSet::new();
         let mut span: Option<Span> = None;
         // Inside a block that has not closed yet: a block the model never closes (its
         // `>>>>>>> REPLACE` missing) still holds the code written up to the fence's end.
@@ -422,7 +425,7 @@ impl Reader<'_> {
                 None => Span::new(start, l.end),
             });
             if let Some((n, _)) = name {
-                if !n.is_empty() && !files.contains(&n) {
+                if !n.is_empty() && named.insert(n.clone()) {
                     files.push(n);
                 }
             }

@@ -99,6 +99,8 @@ pub(super) fn read_records(
         traj: Trajectory::new(format, Span::new(0, d.bytes.len())),
         open_assistant: None,
         open_compaction: None,
+        user_starts: Vec::new(),
+        user_scanned: 0,
         noted: HashSet::new(),
         sources,
     };
@@ -157,6 +159,10 @@ struct Reader<'a> {
     /// The latest compaction event, while no ordinary turn has followed it: the records one
     /// compaction writes (`compacted`, `context_compacted`, a `compaction` item) merge into it.
     open_compaction: Option<usize>,
+    /// The turns before `user_scanned` that start a user turn (`starts_a_user_turn`), ascending:
+    /// a rollback finds where to cut without reading every turn again.
+    user_starts: Vec<usize>,
+    user_scanned: usize,
     noted: HashSet<String>,
     sources: Sources,
 }
@@ -405,13 +411,13 @@ impl Reader<'_> {
                 // (The N-th user turn from the end, or the first when there are fewer. Codex
                 // counts what `/review` hands back as a user turn: it is not among the
                 // contexts it injects, though the harness wrote it.)
-                let from = (0..self.traj.turns.len())
-                    .rev()
-                    .filter(|&i| starts_a_user_turn(&self.traj.turns[i]))
-                    .take(n)
-                    .last();
+                let from = self.user_turns_back(n);
                 if let Some(from) = from {
                     self.traj.turns.truncate(from);
+                    while self.user_starts.last().is_some_and(|&u| u >= from) {
+                        self.user_starts.pop();
+                    }
+                    self.user_scanned = self.user_scanned.min(from);
                 }
                 let mut t = Turn::new(Role::Event, span);
                 t.event = Some(EventKind::Other("codex.thread_rolled_back".into()));
@@ -419,6 +425,27 @@ impl Reader<'_> {
             }
             _ => {}
         }
+    }
+
+    /// The start of the `n`-th user turn from the end (the first when there are fewer). The turns
+    /// before the last are judged once; the last may still grow, so it is judged each time.
+    fn user_turns_back(&mut self, n: usize) -> Option<usize> {
+        let turns = &self.traj.turns;
+        let settled = turns.len().saturating_sub(1);
+        while self.user_scanned < settled {
+            if starts_a_user_turn(&turns[self.user_scanned]) {
+                self.user_starts.push(self.user_scanned);
+            }
+            self.user_scanned += 1;
+        }
+        let last = turns
+            .last()
+            .is_some_and(starts_a_user_turn)
+            .then_some(settled);
+        last.into_iter()
+            .chain(self.user_starts.iter().rev().copied())
+            .take(n)
+            .last()
     }
 
     /// A compaction marker without summary text. Merges into a compaction event just read.
@@ -958,6 +985,83 @@ mod tests {
         let t = &read_str(review).trajectories[0];
         let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
         assert_eq!(roles, [Role::User, Role::Event]);
+    }
+
+    #[test]
+    fn rollbacks_in_a_row_cut_where_reading_every_turn_again_would() {
+        // Random runs of user and assistant messages and rollbacks, against the definition:
+        // the n-th user turn from the end, read over every turn each time.
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for _ in 0..300 {
+            let mut src = String::new();
+            let mut want: Vec<(Role, String)> = Vec::new();
+            for k in 0..next(14) {
+                let text = format!("m{k}");
+                match next(4) {
+                    0 | 1 => {
+                        let role = if next(2) == 0 { "user" } else { "assistant" };
+                        let item = if role == "user" {
+                            "input_text"
+                        } else {
+                            "output_text"
+                        };
+                        src += &format!(
+                            r#"{{"timestamp":"t","type":"response_item","payload":{{"type":"message","role":"{role}","content":[{{"type":"{item}","text":"{text}"}}]}}}}"#
+                        );
+                        let role = if role == "user" {
+                            Role::User
+                        } else {
+                            Role::Assistant
+                        };
+                        // (Assistant messages in a row join one turn.)
+                        match want.last_mut() {
+                            Some((Role::Assistant, t)) if role == Role::Assistant => {
+                                t.push_str(&text)
+                            }
+                            _ => want.push((role, text)),
+                        }
+                    }
+                    _ => {
+                        let n = next(3);
+                        src += &format!(
+                            r#"{{"timestamp":"t","type":"event_msg","payload":{{"type":"thread_rolled_back","num_turns":{n}}}}}"#
+                        );
+                        let from = (0..want.len())
+                            .rev()
+                            .filter(|&i| want[i].0 == Role::User)
+                            .take(n as usize)
+                            .last();
+                        if let Some(from) = from {
+                            want.truncate(from);
+                        }
+                        want.push((Role::Event, String::new()));
+                    }
+                }
+                src.push('\n');
+            }
+            let out = read_str(&src);
+            let got: Vec<(Role, String)> = out
+                .trajectories
+                .first()
+                .map(|t| {
+                    t.turns
+                        .iter()
+                        .map(|u| {
+                            let text: String =
+                                u.segments.iter().map(|s| s.text.text.as_str()).collect();
+                            (u.role, text)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            assert_eq!(got, want, "{src}");
+        }
     }
 
     #[test]

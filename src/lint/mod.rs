@@ -911,13 +911,13 @@ impl<'a> Cx<'a> {
     /// For each turn, the compaction (index into `traj.compactions`) that replaced it.
     pub fn replaced_by(&self) -> &[Option<usize>] {
         self.replaced_by.get_or_init(|| {
-            let mut v = vec![None; self.traj.turns.len()];
+            let n = self.traj.turns.len();
+            let mut v = vec![None; n];
+            // (Each turn by the first compaction that replaced it, marked once.)
+            let mut marks = crate::marks::Marks::new(n);
             for (k, c) in self.traj.compactions.iter().enumerate() {
-                let (a, b) = c.replaced;
-                for slot in v.iter_mut().take(b.saturating_add(1)).skip(a) {
-                    if slot.is_none() {
-                        *slot = Some(k);
-                    }
+                for (a, b) in marks.mark(c.replaced.0, c.replaced.1) {
+                    v[a..=b].fill(Some(k));
                 }
             }
             v

@@ -10,7 +10,7 @@ impl Reader<'_> {
         &self,
         seg: &Segment<'t>,
         ids: &[(usize, usize)],
-        restated_here: &mut Vec<&'t str>,
+        restated_here: &mut HashSet<&'t str>,
         found: &mut Found,
     ) {
         let (vis, t, text) = (self.vis, seg.text.text.as_str(), seg.text);
@@ -26,7 +26,7 @@ impl Reader<'_> {
                 Restated::Particulars if !ends_on_a_colon(t, e) => continue,
                 Restated::Particulars => {}
                 Restated::Record => {
-                    restated_here.push(id);
+                    restated_here.insert(id);
                     continue;
                 }
             }
@@ -389,18 +389,24 @@ fn priced_only(before: &str, after: &str) -> bool {
 /// Whether the fields under an id's line give only amounts ("- New Total Price: $241",
 /// "- Refund: $6,594 has been processed"): the booking's money, not which booking it is.
 fn prices_only(below: &str) -> bool {
-    let fields: Vec<&str> = below
+    // (A record's fields are few: the lines read stop at the first that is no price, and at
+    // `FIELDS_READ`; a list of thousands of "- ID:" lines was read to its end for each id.)
+    let mut fields = below
         .trim_start_matches('\n')
         .lines()
         .map(str::trim)
         .take_while(|l| l.starts_with(['-', '*']) && l.contains(':'))
-        .collect();
-    !fields.is_empty()
-        && fields.iter().all(|l| {
+        .take(FIELDS_READ)
+        .peekable();
+    fields.peek().is_some()
+        && fields.all(|l| {
             let value = &l[l.find(':').map_or(0, |k| k + 1)..];
             amount_len(value.trim_start()).is_some()
         })
 }
+
+/// How many field lines under an id `prices_only` reads.
+const FIELDS_READ: usize = 16;
 
 /// The length of the dollar amount a text starts with ("$6,594.50 has been processed" → 9).
 fn amount_len(text: &str) -> Option<usize> {

@@ -698,7 +698,7 @@ impl Reader<'_> {
         // segments, Aider's edit blocks, the later ones starting inside it).
         let mut around = Around::default();
         // Ids whose record this turn has given: a later mention in the turn points at that.
-        let mut restated_here: Vec<&str> = Vec::new();
+        let mut restated_here: HashSet<&str> = HashSet::default();
         let prose: Vec<(&crate::model::Segment, &Vec<(usize, usize)>)> = self
             .turn
             .segments
@@ -714,7 +714,7 @@ impl Reader<'_> {
                     .vis
                     .restates_record(self.traj, &t[s..e], id_window(t, s, e))
                 {
-                    restated_here.push(&t[s..e]);
+                    restated_here.insert(&t[s..e]);
                 }
             }
         }
