@@ -927,3 +927,58 @@ fn probe_refuses_turns_that_split_a_call_from_its_result() {
     assert!(err.to_string().contains("split"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// OpenHands condensations that forget from one event on: the second's range covers the first's
+/// again, with the first's summary. What the first summary carried the second must carry; what
+/// the first dropped was gone before the second, which is not charged with it again.
+#[test]
+fn a_later_compaction_answers_for_what_the_summary_it_replaces_carried() {
+    use serde_json::json;
+    let run = |i: u64, cmd: &str| {
+        json!({"id": i, "source": "agent", "action": "run",
+               "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": format!("t{i}"), "total_calls_in_response": 1},
+               "args": {"command": cmd, "thought": ""}})
+    };
+    let obs = |i: u64, cause: u64, content: &str, code: i64| {
+        json!({"id": i, "source": "agent", "cause": cause, "observation": "run",
+               "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": format!("t{cause}"), "total_calls_in_response": 1},
+               "content": content, "extras": {"command": "x", "metadata": {"exit_code": code}}})
+    };
+    let cond = |i: u64, end: u64, summary: &str| {
+        json!({"id": i, "source": "agent", "action": "condensation",
+               "args": {"forgotten_events_start_id": 2, "forgotten_events_end_id": end, "summary": summary}})
+    };
+    let dropped = |first_summary: &str| {
+        let events = json!([
+            {"id": 1, "source": "user", "action": "message", "args": {"content": "Raise the worker timeout."}},
+            run(2, "cat config/worker.toml"),
+            obs(3, 2, "cat: config/worker.toml: No such file or directory", 1),
+            cond(4, 3, first_summary),
+            run(5, "ls src"),
+            obs(6, 5, "worker.py", 0),
+            cond(7, 6, "Listed src: worker.py is there."),
+        ]);
+        let a = trajlint::annotate(&serde_json::to_vec(&events).unwrap()).unwrap();
+        let a = &a[0];
+        let missing = a
+            .analysis
+            .facts
+            .iter()
+            .find(|f| f.text.contains("No such file"))
+            .expect("the failed cat")
+            .id;
+        assert_eq!(a.trajectory.compactions.len(), 2);
+        a.analysis
+            .audits
+            .iter()
+            .map(|r| r.dropped.contains(&missing))
+            .collect::<Vec<bool>>()
+    };
+    // Carried by the first summary, dropped by the second.
+    assert_eq!(
+        dropped("Ran cat config/worker.toml: it failed, No such file or directory."),
+        [false, true]
+    );
+    // Dropped by the first: charged to it alone.
+    assert_eq!(dropped("Looked at the worker settings."), [true, false]);
+}
