@@ -982,3 +982,29 @@ fn a_later_compaction_answers_for_what_the_summary_it_replaces_carried() {
     // Dropped by the first: charged to it alone.
     assert_eq!(dropped("Looked at the worker settings."), [true, false]);
 }
+
+/// A missing input reads the same in every command, exit 2.
+#[test]
+fn a_missing_input_is_said_alike_by_every_command() {
+    let bin = env!("CARGO_BIN_EXE_trajlint");
+    for args in [
+        &["annotate", "/nonexistent/log.jsonl"][..],
+        &["plan", "--budget", "10", "/nonexistent/log.jsonl"],
+        &["probe", "/nonexistent/log.jsonl"],
+        &["check", "/nonexistent/log.jsonl"],
+    ] {
+        let out = Command::new(bin)
+            .args(args)
+            .current_dir(std::env::temp_dir())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("/nonexistent/log.jsonl: ")
+                && err.contains("no such file or directory")
+                && !err.contains("os error"),
+            "{args:?}: {err}"
+        );
+    }
+}

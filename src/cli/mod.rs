@@ -345,9 +345,29 @@ pub fn file_key(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// An I/O error in the words every command uses: "no such file or directory", not the OS's
+/// "No such file or directory (os error 2)" (a missing input read the same in `annotate`,
+/// `plan`, `probe` and `check`).
+pub fn why(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "no such file or directory".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        ErrorKind::IsADirectory => "is a directory".into(),
+        _ => {
+            let text = e.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text);
+            let mut chars = text.chars();
+            chars
+                .next()
+                .map_or(String::new(), |c| c.to_lowercase().chain(chars).collect())
+        }
+    }
+}
+
 pub fn read_input(input: &Input) -> Result<SourceFile, String> {
     match input {
-        Input::Path(p) => SourceFile::read(p).map_err(|e| format!("{}: {e}", p.display())),
+        Input::Path(p) => SourceFile::read(p).map_err(|e| format!("{}: {}", p.display(), why(&e))),
         Input::Events { pattern, files } => {
             // One event a line: a broken file breaks its own line only, and a position names
             // the event by its line.
@@ -356,9 +376,9 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
             for f in files {
                 parts.push((bytes.len(), f.clone()));
                 let mut file =
-                    std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
+                    std::fs::File::open(f).map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
                 file.read_to_end(&mut bytes)
-                    .map_err(|e| format!("{}: {e}", f.display()))?;
+                    .map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
                 if bytes.last().is_some_and(|&b| b != b'\n') {
                     bytes.push(b'\n');
                 }
