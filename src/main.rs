@@ -21,7 +21,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Annotate every turn: facts, verdicts (live/quiescent) and compactable ranges.
+    /// Annotate every turn: facts, verdicts (live/quiescent) and compactable ranges (exit 0, or 2
+    /// when an input could not be read; what could be read is still written).
     Annotate {
         #[command(flatten)]
         input: InputArgs,
@@ -29,11 +30,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = AnnotateFormat::Json)]
         format: AnnotateFormat,
     },
-    /// Plan what to shed and compact so that the trajectory fits a token budget; refuse (exit 3)
-    /// when only compacting live turns would fit it.
+    /// Plan what to shed and compact so that the trajectory fits a token budget (exit 0); refuse
+    /// (exit 3) when only compacting live turns would fit it (2: usage or unreadable input).
     Plan(cli::plan::PlanArgs),
     /// The contradiction probe: does a summary carry every live fact of the turns it replaces?
-    /// Without --summary, probes the compactions recorded in the log.
+    /// Without --summary, probes the compactions recorded in the log (exit 0 every fact carried,
+    /// 1 some dropped, 2 usage or unreadable input).
     Probe(cli::probe::ProbeArgs),
     /// The CI gate: run the rules over logs and report findings (exit 0 clean, 1 findings, 2
     /// usage, configuration or unreadable input).
