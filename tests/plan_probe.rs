@@ -1008,3 +1008,27 @@ fn a_missing_input_is_said_alike_by_every_command() {
         );
     }
 }
+
+/// A file of several trajectories: plan and probe say which one they read.
+#[test]
+fn plan_and_probe_say_which_of_several_trajectories_they_read() {
+    let bin = env!("CARGO_BIN_EXE_trajlint");
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/openai-chat/airline-history.json");
+    for (args, k) in [
+        (&["plan", "--budget", "100000"][..], "0"),
+        (&["probe", "--trajectory", "1"], "1"),
+    ] {
+        let out = Command::new(bin).args(args).arg(&log).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("trajectory {k} of the 2 the file holds")),
+            "{args:?}: {err}"
+        );
+    }
+    // One trajectory: nothing to say.
+    let one = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/claude-code/compact-summary.jsonl");
+    let out = Command::new(bin).arg("probe").arg(&one).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("the file holds"));
+}

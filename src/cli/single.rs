@@ -85,6 +85,13 @@ pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
         );
         return Err(());
     }
+    if n > 1 {
+        // (Not silently the first of many: a file of episodes is common.)
+        eprintln!(
+            "note: {}: trajectory {} of the {n} the file holds (--trajectory picks another)",
+            source.name, input.trajectory
+        );
+    }
     let analysis = trajlint::analysis::analyze_with(
         &read.trajectories[input.trajectory],
         &source.bytes,
