@@ -2,8 +2,10 @@
 //!
 //! One implementation, used by `trajlint probe` (a candidate summary for turns `A..=B`), by
 //! `annotate` (`compactions[].dropped`, for compactions already in the log: see
-//! [`check_compaction`], whose results [`crate::analysis::Analysis::audits`] keeps) and by the CI
-//! rule `live-span-compacted`.
+//! [`check_compactions`], whose results [`crate::analysis::Analysis::audits`] keeps) and by the
+//! CI rule `live-span-compacted`. A compaction answers for the live facts of the turns it
+//! replaced that no earlier compaction had, and for what the summaries among them carried (a
+//! summary holds what it carried; see [`carried_by_summaries`]).
 //!
 //! # What must be carried (semantics.md, "The probe")
 //!
@@ -257,8 +259,9 @@ pub struct Summary {
     postings: HashMap<String, Vec<u32>>,
     /// Per clause: it holds a word of absence or failure.
     absence: Vec<bool>,
-    /// Per unit: it says what it names is done or dropped, and nothing in it is still to do
-    /// ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open obligation.
+    /// Per unit: it says what it names is done, and nothing in it is still to do, negated or
+    /// wished for ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open
+    /// obligation.
     settled: Vec<bool>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
@@ -347,9 +350,7 @@ impl Summary {
             .iter()
             .map(|&(s, e)| {
                 let unit = &text[s..e];
-                (lex.done.is_match(unit)
-                    || lex.reported.is_match(unit)
-                    || lex.dropped.is_match(unit))
+                (lex.done.is_match(unit) || lex.reported.is_match(unit))
                     && !lex.pending.is_match(unit)
                     && !lex.not_done.is_match(unit)
             })
@@ -683,7 +684,8 @@ pub fn summary_text(traj: &Trajectory, turn: usize) -> String {
 
 /// Probes a compaction recorded in the log: the summary turn's text against the live facts of
 /// the turns it replaced (statuses as of the compaction). An opaque or missing summary carries
-/// nothing: every live fact is dropped.
+/// nothing: every live fact is dropped. Alone: [`check_compactions`] probes a log's compactions
+/// together, each knowing what the earlier ones replaced and what their summaries carried.
 pub fn check_compaction(
     traj: &Trajectory,
     facts: &[Fact],
@@ -703,10 +705,12 @@ pub fn check_compaction(
 
 /// `check_compaction`, with the facts' index worked out once for all of a log's compactions.
 /// How many of the facts earlier summaries carried a compaction that replaces them checks again
-/// (the latest): enough for any real log, a bound for one that compacts thousands of times.
-const CARRIED_FORWARD: usize = 64;
+/// (the latest): enough for any real log, a bound for one that compacts thousands of times with
+/// facts that never settle. Those past it are reported dropped, once, with that reason.
+const CARRIED_FORWARD: usize = 256;
 
-/// `in_view`: the runs of its replaced turns that no earlier compaction replaced.
+/// `check_compaction`; `in_view` holds the runs of its replaced turns that no earlier compaction
+/// replaced.
 fn check_compaction_with(
     traj: &Trajectory,
     facts: &[Fact],
@@ -742,7 +746,8 @@ fn check_compaction_with(
         .collect();
     forward.sort_unstable();
     forward.dedup();
-    ids.extend(&forward[forward.len().saturating_sub(CARRIED_FORWARD)..]);
+    let (unchecked, checked) = forward.split_at(forward.len().saturating_sub(CARRIED_FORWARD));
+    ids.extend(checked);
     ids.sort_unstable();
     ids.dedup();
     ids.retain(|&id| {
@@ -757,6 +762,8 @@ fn check_compaction_with(
         _ => String::new(),
     };
     if text.trim().is_empty() {
+        ids.extend(unchecked);
+        ids.sort_unstable();
         let why = if compaction.clears {
             "dropped: the clearing left a placeholder in place of the result"
         } else if compaction.opaque {
@@ -786,6 +793,27 @@ fn check_compaction_with(
     let summary = Summary::new(&text, lex);
     let mut report = probe_facts(traj, facts, ids, (first, last), &summary, lex);
     report.summary_turn = compaction.summary_turn;
+    // Past the bound, said so once: dropped here, they are not carried on to be checked again.
+    if !unchecked.is_empty() {
+        report.checked.extend(unchecked.iter().map(|&id| FactCheck {
+            fact: id,
+            carried: false,
+            why: format!(
+                "dropped: not checked; the summaries this compaction replaced carried more than \
+                 {CARRIED_FORWARD} live facts, and only the latest are checked again"
+            ),
+            wanted: Vec::new(),
+            found: Vec::new(),
+            at: None,
+        }));
+        report.checked.sort_by_key(|c| c.fact);
+        report.dropped = report
+            .checked
+            .iter()
+            .filter(|c| !c.carried)
+            .map(|c| c.fact)
+            .collect();
+    }
     report
 }
 
@@ -1391,47 +1419,29 @@ mod tests {
             "I'll update the docs once the code compiles.",
             &["doc", "@edit"],
         );
-        let c = probe(
-            &f,
-            "The docs are already updated; nothing is left to do.
-",
-        );
+        let c = probe(&f, "The docs are already updated; nothing is left to do.\n");
         assert!(!c.carried && c.why.contains("says it is done"), "{}", c.why);
-        assert!(
-            !probe(
-                &f,
-                "1. [DONE] Update the docs
-"
-            )
-            .carried
-        );
+        assert!(!probe(&f, "1. [DONE] Update the docs\n").carried);
         // Done and still to do on one line: the line keeps it.
+        assert!(probe(&f, "Updated the code; still to do: update the docs.\n").carried);
         assert!(
             probe(
                 &f,
-                "Updated the code; still to do: update the docs.
-"
-            )
-            .carried
-        );
-        assert!(
-            probe(
-                &f,
-                "- docs (in_progress): code done but the docs need updating
-"
+                "- docs (in_progress): code done but the docs need updating\n"
             )
             .carried
         );
         // A line saying so elsewhere does not hide one that carries it.
-        assert!(
-            probe(
-                &f,
-                "Updated the parser.
-TODO: update the docs.
-"
-            )
-            .carried
-        );
+        assert!(probe(&f, "Updated the parser.\nTODO: update the docs.\n").carried);
+        // Negated, wished for or put instead of something else, it is not said done.
+        for line in [
+            "The docs were not updated yet.",
+            "Update the docs (not done yet).",
+            "The user wants the docs updated.",
+            "Update the docs instead of the README.",
+        ] {
+            assert!(probe(&f, line).carried, "{line}");
+        }
     }
 
     #[test]

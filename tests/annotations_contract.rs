@@ -294,13 +294,24 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
             live_facts.push((turn, id));
         }
     }
-    // A compaction's summary holds the live facts of the turns it replaced that it carried
-    // (those not `dropped`), and what summaries among those turns carried before it.
+    // A compaction's summary holds the live facts it carried (those not `dropped`) of the turns
+    // it replaced that no earlier compaction had, and what summaries among those turns carried.
     let mut carried_by: HashMap<usize, HashSet<u64>> = HashMap::new();
+    let mut replaced_before = vec![false; n];
     for c in compactions {
-        let (Some(s), Some((a, b))) = (c["summary_turn"].as_u64(), span(&c["replaced"])) else {
+        let Some((a, b)) = span(&c["replaced"]) else {
             continue;
         };
+        let in_view: Vec<usize> = (a..=b.min(n.saturating_sub(1)))
+            .filter(|&t| !replaced_before[t])
+            .collect();
+        for &t in &in_view {
+            replaced_before[t] = true;
+        }
+        let Some(s) = c["summary_turn"].as_u64() else {
+            continue;
+        };
+        let seen = |t: &usize| in_view.binary_search(t).is_ok();
         let dropped: HashSet<u64> = c["dropped"]
             .as_array()
             .into_iter()
@@ -309,17 +320,17 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
             .collect();
         let mut held: HashSet<u64> = live_facts
             .iter()
-            .filter(|&&(t, _)| (a..=b).contains(&t))
+            .filter(|(t, _)| seen(t))
             .map(|&(_, id)| id)
             .chain(
                 pointing_in
                     .iter()
-                    .filter(|p| p.0 > b && p.1.iter().any(|t| (a..=b).contains(t)))
+                    .filter(|p| p.0 > b && p.1.iter().any(seen))
                     .map(|p| p.2),
             )
             .collect();
-        for t in a..=b {
-            held.extend(carried_by.get(&t).into_iter().flatten());
+        for t in &in_view {
+            held.extend(carried_by.get(t).into_iter().flatten());
         }
         let carried: HashSet<u64> = held.difference(&dropped).copied().collect();
         if let Some(o) = owed.get_mut(s as usize) {

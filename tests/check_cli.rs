@@ -1239,3 +1239,32 @@ fn a_clearing_answers_only_for_what_its_results_held_and_once() {
         );
     }
 }
+
+/// Event files each opening with a byte order mark read as the same conversation.
+#[test]
+fn event_files_with_byte_order_marks_read_alike() {
+    let dir = scratch("events-bom");
+    let fixture = root().join("corpus/fixtures/openhands/v1-events-health-endpoint.jsonl");
+    let lines = std::fs::read_to_string(&fixture).unwrap();
+    for (name, mark) in [("plain", ""), ("marked", "\u{feff}")] {
+        let events = dir.join(name).join("events");
+        std::fs::create_dir_all(&events).unwrap();
+        for (i, line) in lines.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+            let id = serde_json::from_str::<serde_json::Value>(line).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let file = events.join(format!("event-{i:05}-{id}.json"));
+            std::fs::write(file, format!("{mark}{line}")).unwrap();
+        }
+    }
+    let turns = |name: &str| -> Vec<String> {
+        let all = annotations(&[name], &dir);
+        assert_eq!(all.len(), 1, "{name}");
+        let turns = all[0]["turns"].as_array().unwrap();
+        turns.iter().map(|t| t["role"].to_string()).collect()
+    };
+    let plain = turns("plain");
+    assert!(plain.len() > 3, "{plain:?}");
+    assert_eq!(turns("marked"), plain);
+}

@@ -4759,35 +4759,3 @@ fn a_pronoun_after_the_colon_makes_only_a_distant_demonstrative_point_back() {
         .collect();
     assert_eq!(found, [(3, "that function")]);
 }
-
-#[test]
-fn an_absence_stated_outright_right_after_a_miss_records_it() {
-    // "There is no settings file" names the missing settings.toml by the word it shares with
-    // the path alone; said right after the miss, it is the change of course that records it.
-    let miss = |next: &str| {
-        let a = analyse(json!([
-            {"role": "user", "content": "Raise the client's timeout to 60."},
-            {"role": "assistant", "content": "", "tool_calls": [bash("c1", "cat config/settings.toml")]},
-            {"role": "tool", "tool_call_id": "c1", "content": "cat: config/settings.toml: No such file or directory"},
-            {"role": "assistant", "content": next, "tool_calls": [edit("c2", "src/client.py", "TIMEOUT = 10", "TIMEOUT = 60")]},
-            {"role": "tool", "tool_call_id": "c2", "content": "The file src/client.py has been updated."},
-        ]));
-        of_kind(&a, &[Subkind::NotFound])
-            .iter()
-            .map(|f| (f.turn, f.status))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        miss("There is no settings file, so the value in src/client.py is the only one."),
-        [(2, Status::Incorporated)]
-    );
-    assert_eq!(
-        miss("There's no config override; editing the default."),
-        [(2, Status::Incorporated)]
-    );
-    // Moving on silently does not record it.
-    assert_eq!(
-        miss("Editing the default in src/client.py."),
-        [(2, Status::Unincorporated)]
-    );
-}

@@ -43,7 +43,8 @@ pub fn parse_format(s: &str) -> Result<Format, String> {
 pub fn load_lexicon(files: &[PathBuf]) -> Result<Lexicon, String> {
     let mut extra = Vec::new();
     for f in files {
-        let content = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let content =
+            std::fs::read_to_string(f).map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
         extra.push((f.display().to_string(), content));
     }
     Lexicon::with_extra(&extra).map_err(|e| e.to_string())
@@ -374,11 +375,17 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
             let mut bytes = Vec::new();
             let mut parts = Vec::with_capacity(files.len());
             for f in files {
-                parts.push((bytes.len(), f.clone()));
+                let at = bytes.len();
+                parts.push((at, f.clone()));
                 let mut file =
                     std::fs::File::open(f).map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
                 file.read_to_end(&mut bytes)
                     .map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
+                // Each file's byte order mark is read as spaces, as `formats::read` does for a
+                // file's own (in the joined bytes it would open a line, not the input).
+                if bytes[at..].starts_with(b"\xEF\xBB\xBF") {
+                    bytes[at..at + 3].copy_from_slice(b"   ");
+                }
                 if bytes.last().is_some_and(|&b| b != b'\n') {
                     bytes.push(b'\n');
                 }

@@ -5,11 +5,11 @@
 //!   span), 2 for usage errors or unreadable input.
 //! - `--reversible --turns A..B`: the original stays addressable, which satisfies condition 5 of
 //!   the verdict without a probe: says so and exits 0.
-//!
-//! Either way `--turns` must be a range of the trajectory that never splits a tool call from its
-//! result (exit 2 otherwise).
 //! - `PATH` alone: probes the compactions already recorded in the log (their summary turns
 //!   against the turns they replaced), the same check as `annotate`'s `compactions[].dropped`.
+//!
+//! `--turns`, when given, must be a range of the trajectory that never splits a tool call from its
+//! result (exit 2 otherwise).
 
 use super::single::{emit, fact_line, fact_out, load, Loaded, OneInput};
 use clap::ValueEnum;
@@ -146,7 +146,7 @@ fn read_summary(file: &PathBuf) -> Result<String, String> {
             .read_to_end(&mut buf)
             .map_err(|e| format!("-: {e}"))?;
     } else {
-        buf = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        buf = std::fs::read(file).map_err(|e| format!("{}: {}", file.display(), super::why(&e)))?;
     }
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
