@@ -1032,3 +1032,47 @@ fn plan_and_probe_say_which_of_several_trajectories_they_read() {
     let out = Command::new(bin).arg("probe").arg(&one).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("the file holds"));
 }
+
+/// `annotate --format text` says what keeps a live turn live beyond its own facts: a later
+/// reference into it, or a fact of replaced turns its summary carries (our Gemini fixture, as in
+/// the test above: turn 0 is the antecedent of "the failing test" in turn 1, and the summary in
+/// turn 13 carries the promise of turn 5).
+#[test]
+fn the_text_view_says_what_else_keeps_a_turn_live() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/gemini/chat-recording-fix-dates.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args(["annotate", "--format", "text"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // A turn's line and the lines under it, up to the next turn's.
+    let after = |turn: &str| {
+        let mut lines = text
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with(turn));
+        let head = lines.next().unwrap_or_else(|| panic!("{turn}: {text}"));
+        let under = lines.take_while(|l| {
+            let l = l.trim_start();
+            !(l.starts_with('#') || l.starts_with("LIVE #"))
+        });
+        std::iter::once(head)
+            .chain(under)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let first = after("LIVE #0 ");
+    assert!(
+        first.contains("live for: antecedent of [0] (turn 1)"),
+        "{first}"
+    );
+    let summary = after("LIVE #13 ");
+    assert!(
+        summary.contains("live for: carries [3] (turn 5)"),
+        "{summary}"
+    );
+    // A turn live for its own facts alone says nothing more.
+    let promise = after("LIVE #5 ");
+    assert!(!promise.contains("carries"), "{promise}");
+}
