@@ -64,22 +64,26 @@ pub fn verdicts(traj: &Trajectory, facts: &[Fact], carried: &[(usize, usize)]) -
         .collect()
 }
 
-/// A tool call and its result that `first..=last` would split (one inside, the other out), as
-/// (call turn, result turn): the first such pair in turn order. A range never splits them.
-pub fn split_pair(traj: &Trajectory, first: usize, last: usize) -> Option<(usize, usize)> {
+/// Why `first..=last` is no range a compactor can replace, if it is not: turns outside the
+/// trajectory, or a tool call split from its result (the first such pair in turn order).
+pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<String> {
+    let n = traj.turns.len();
+    if first > last || last >= n {
+        return Some(format!(
+            "turns {first}..{last} are no range of a trajectory that has turns 0..{}",
+            n.saturating_sub(1)
+        ));
+    }
     let inside = |t: usize| (first..=last).contains(&t);
     traj.turns.iter().enumerate().find_map(|(t, turn)| {
         let (c, _) = turn.result.as_ref()?.call?;
-        (inside(c) != inside(t)).then_some((c, t))
+        (inside(c) != inside(t)).then(|| {
+            format!(
+                "turns {first}..{last} split the tool call of turn {c} from its result in turn \
+                 {t}: a compacted range holds both or neither"
+            )
+        })
     })
-}
-
-/// Why `first..=last` is no range to compact: it splits the call of turn `call` from its result.
-pub fn split_message(first: usize, last: usize, call: usize, result: usize) -> String {
-    format!(
-        "turns {first}..{last} split the tool call of turn {call} from its result in turn \
-         {result}: a compacted range holds both or neither"
-    )
 }
 
 /// Maximal runs of turns `(first, last)` (inclusive) that can be compacted: every turn in the

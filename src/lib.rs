@@ -322,18 +322,12 @@ impl Annotated {
         probe::probe_span(&self.trajectory, &self.analysis, (first, last), &s, lex)
     }
 
-    /// An error unless `first..=last` is a range of turns of this trajectory.
+    /// An error unless `first..=last` is a range of this trajectory's turns that a compactor can
+    /// replace (see [`gate::range_error`]).
     pub fn check_range(&self, first: usize, last: usize) -> Result<(), Error> {
-        let n = self.trajectory.turns.len();
-        if first > last || last >= n {
-            return Err(Error::new(format!(
-                "turns {first}..{last} are not a range of this trajectory's turns 0..{}",
-                n.saturating_sub(1)
-            )));
+        match gate::range_error(&self.trajectory, first, last) {
+            Some(why) => Err(Error::new(why)),
+            None => Ok(()),
         }
-        if let Some((call, result)) = gate::split_pair(&self.trajectory, first, last) {
-            return Err(Error::new(gate::split_message(first, last, call, result)));
-        }
-        Ok(())
     }
 }

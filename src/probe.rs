@@ -117,8 +117,7 @@ fn is_identifier(word: &str) -> bool {
 /// `facts`), ascending:
 /// - facts in those turns with a live status (open, unincorporated, unbound);
 /// - references made after `last` whose antecedent, or one of whose candidate antecedents, lies
-///   in `first..=last`.
-///
+///   in `first..=last`;
 /// - the live facts an earlier compaction's summary in `first..=last` carried (`carried`, see
 ///   [`carried_by_summaries`]): the summary holds them now, and replacing it must carry them again.
 ///
@@ -143,12 +142,7 @@ pub fn carried_by_summaries(traj: &Trajectory, audits: &[ProbeReport]) -> Vec<(u
         .iter()
         .zip(audits)
         .filter_map(|(c, a)| Some((c.summary_turn?, a)))
-        .flat_map(|(s, a)| {
-            a.checked
-                .iter()
-                .filter(|k| k.carried)
-                .map(move |k| (s, k.fact))
-        })
+        .flat_map(|(s, a)| a.carried().map(move |id| (s, id)))
         .collect()
 }
 
@@ -201,26 +195,36 @@ impl LiveFacts {
         }
     }
 
-    /// The facts with a live status that turns `first..=last` hold, a summary's carried facts
-    /// included (not the references into them).
-    fn held(&self, first: usize, last: usize) -> Vec<usize> {
-        let mut ids: Vec<usize> = within(&self.live, first, last)
-            .chain(within(&self.carried, first, last))
+    /// The facts with a live status that turns `first..=last` hold, and with `refs_after` the
+    /// references made after that turn whose antecedent or a candidate lies in them (unsorted,
+    /// maybe repeated; not what summaries carried).
+    fn in_turns<'a>(
+        &'a self,
+        facts: &'a [Fact],
+        (first, last): (usize, usize),
+        refs_after: Option<usize>,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let refs = refs_after.map(|after| {
+            within(&self.pointed_at, first, last)
+                .map(|&(_, id)| id)
+                .filter(move |&id| facts[id].turn > after)
+        });
+        within(&self.live, first, last)
             .map(|&(_, id)| id)
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids
+            .chain(refs.into_iter().flatten())
+    }
+
+    /// What the summaries in turns `first..=last` carried.
+    fn carried_in(&self, first: usize, last: usize) -> impl Iterator<Item = usize> + '_ {
+        within(&self.carried, first, last).map(|&(_, id)| id)
     }
 
     /// `live_facts` of `first..=last`.
     pub fn of(&self, facts: &[Fact], first: usize, last: usize) -> Vec<usize> {
-        let mut ids = self.held(first, last);
-        ids.extend(
-            within(&self.pointed_at, first, last)
-                .map(|&(_, id)| id)
-                .filter(|&id| facts[id].turn > last),
-        );
+        let mut ids: Vec<usize> = self
+            .in_turns(facts, (first, last), Some(last))
+            .chain(self.carried_in(first, last))
+            .collect();
         ids.sort_unstable();
         ids.dedup();
         ids
@@ -621,6 +625,11 @@ impl ProbeReport {
         self.dropped.is_empty()
     }
 
+    /// The ids of the facts the summary carries.
+    pub fn carried(&self) -> impl Iterator<Item = usize> + '_ {
+        self.checked.iter().filter(|k| k.carried).map(|k| k.fact)
+    }
+
     /// The verdict on one fact, if it was checked.
     pub fn check_of(&self, fact: usize) -> Option<&FactCheck> {
         self.checked.iter().find(|c| c.fact == fact)
@@ -703,14 +712,13 @@ pub fn check_compaction(
     )
 }
 
-/// `check_compaction`, with the facts' index worked out once for all of a log's compactions.
 /// How many of the facts earlier summaries carried a compaction that replaces them checks again
 /// (the latest): enough for any real log, a bound for one that compacts thousands of times with
 /// facts that never settle. Those past it are reported dropped, once, with that reason.
 const CARRIED_FORWARD: usize = 256;
 
-/// `check_compaction`; `in_view` holds the runs of its replaced turns that no earlier compaction
-/// replaced.
+/// `check_compaction`, with the facts' index worked out once for all of a log's compactions;
+/// `in_view` holds the runs of its replaced turns that no earlier compaction replaced.
 fn check_compaction_with(
     traj: &Trajectory,
     facts: &[Fact],
@@ -724,25 +732,16 @@ fn check_compaction_with(
     // A clearing drops what its results held; a reference to one made after it is
     // `reference-into-compacted-span`'s, and one made before it was read while the result was
     // in view. What an earlier clearing took, a later compaction could not see to carry.
+    let refs_after = (!compaction.clears).then_some(last);
     let mut ids: Vec<usize> = in_view
         .iter()
-        .flat_map(|&(a, b)| {
-            let mut ids: Vec<usize> = within(&live.live, a, b).map(|&(_, id)| id).collect();
-            if !compaction.clears {
-                ids.extend(
-                    within(&live.pointed_at, a, b)
-                        .map(|&(_, id)| id)
-                        .filter(|&id| facts[id].turn > last),
-                );
-            }
-            ids
-        })
+        .flat_map(|&run| live.in_turns(facts, run, refs_after))
         .collect();
     // What earlier summaries in view carried, the latest `CARRIED_FORWARD` of it: a log of
     // thousands of compactions whose facts never settle would check every one at each.
     let mut forward: Vec<usize> = in_view
         .iter()
-        .flat_map(|&(a, b)| within(&live.carried, a, b).map(|&(_, id)| id))
+        .flat_map(|&(a, b)| live.carried_in(a, b))
         .collect();
     forward.sort_unstable();
     forward.dedup();
@@ -834,12 +833,7 @@ pub fn check_compactions(traj: &Trajectory, facts: &[Fact], lex: &Lexicon) -> Ve
             let in_view = earlier.mark(c.replaced.0, c.replaced.1);
             let report = check_compaction_with(traj, facts, &live, c, &in_view, &cleared_at, lex);
             if let Some(s) = c.summary_turn {
-                let carried: Vec<(usize, usize)> = report
-                    .checked
-                    .iter()
-                    .filter(|k| k.carried)
-                    .map(|k| (s, k.fact))
-                    .collect();
+                let carried: Vec<(usize, usize)> = report.carried().map(|id| (s, id)).collect();
                 live.carry(&carried);
             }
             report

@@ -84,23 +84,14 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
     let Ok(l) = load(&args.input, false) else {
         return ExitCode::from(2);
     };
-    let n = l.traj().turns.len();
     // The range must be one a compactor can replace: in the trajectory, and never splitting a
     // tool call from its result (reversible or not).
     if let Some((a, b)) = args.turns {
-        let wrong = if b >= n {
-            Some(format!(
-                "--turns {a}..{b}: {} trajectory {} has turns 0..{}",
-                l.source.name,
-                l.index,
-                n.saturating_sub(1)
-            ))
-        } else {
-            trajlint::gate::split_pair(l.traj(), a, b)
-                .map(|(call, result)| trajlint::gate::split_message(a, b, call, result))
-        };
-        if let Some(why) = wrong {
-            eprintln!("error: {why}");
+        if let Some(why) = trajlint::gate::range_error(l.traj(), a, b) {
+            eprintln!(
+                "error: --turns: {} trajectory {}: {why}",
+                l.source.name, l.index
+            );
             return ExitCode::from(2);
         }
     }
