@@ -17,6 +17,13 @@ pub struct Analysis {
     /// The probe of each compaction recorded in the log (`traj.compactions`, same order):
     /// which live facts of the replaced turns its summary dropped.
     pub audits: Vec<crate::probe::ProbeReport>,
+    /// The live facts the summaries of those compactions carried and no later turn settled, as
+    /// (summary turn, fact id): the summary holds them (see [`crate::probe::live_facts`]).
+    pub carried: Vec<(usize, usize)>,
+    /// Per fact, what settles it when compactions freeze nothing (empty for a log whose
+    /// compactions left no summary): how a fact a summary carried is settled after it (see
+    /// [`crate::resolve::settled_through_compactions`]).
+    pub settled: Vec<Option<crate::extract::Link>>,
     /// What each call does, as the extractors worked it out (the rules ask again).
     pub calls: Calls,
 }
@@ -45,7 +52,7 @@ pub fn analyze_with(
     count_tokens: bool,
 ) -> Analysis {
     // Token counts need nothing from the analysis: count them alongside it.
-    let (tokens, (facts, turns, ranges, audits, calls)) = rayon::join(
+    let (tokens, (facts, turns, ranges, audits, carried, settled, calls)) = rayon::join(
         || {
             if count_tokens {
                 use rayon::prelude::*;
@@ -57,17 +64,24 @@ pub fn analyze_with(
         || {
             let calls = Calls::new(traj, lex);
             let mut facts = extract::extract(traj, bytes, lex, &calls);
+            // What a summary carried, a later turn may settle: resolved again without the
+            // compactions' freeze (only where a summary can carry anything).
+            let settled = if traj.compactions.iter().any(|c| c.summary_turn.is_some()) {
+                resolve::settled_through_compactions(traj, bytes, lex, &calls, &facts)
+            } else {
+                Vec::new()
+            };
             resolve::resolve(traj, bytes, lex, &calls, &mut facts, traj.turns.len());
             extract::references::out_of_cleared_results(traj, &mut facts);
-            let audits = crate::probe::check_compactions(traj, &facts, lex);
-            let carried = crate::probe::carried_by_summaries(traj, &audits);
+            let audits = crate::probe::check_compactions(traj, &facts, &settled, lex);
+            let carried = crate::probe::carried_by_summaries(traj, &audits, &settled);
             let turns = gate::verdicts(traj, &facts, &carried);
             let quiescent: Vec<bool> = turns
                 .iter()
                 .map(|v| v.verdict == Verdict::Quiescent)
                 .collect();
             let ranges = gate::compactable_ranges(traj, &quiescent);
-            (facts, turns, ranges, audits, calls)
+            (facts, turns, ranges, audits, carried, settled, calls)
         },
     );
     Analysis {
@@ -76,6 +90,8 @@ pub fn analyze_with(
         ranges,
         tokens,
         audits,
+        carried,
+        settled,
         calls,
     }
 }

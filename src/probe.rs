@@ -53,7 +53,7 @@
 use crate::analysis::Analysis;
 use crate::extract::lexicon::Lexicon;
 use crate::extract::words::{is_stopword, stem, terms, tokens};
-use crate::extract::{Fact, FactKind, Status, Subkind};
+use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{Compaction, Role, Trajectory};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
@@ -135,15 +135,35 @@ pub fn live_facts(
     live.of(facts, first, last)
 }
 
-/// The live facts each compaction's summary carried, as (summary turn, fact id), in the order of
-/// the compactions: from then on the summary is what holds them (see [`live_facts`]).
-pub fn carried_by_summaries(traj: &Trajectory, audits: &[ProbeReport]) -> Vec<(usize, usize)> {
+/// The live facts each compaction's summary carried and that are still owed at the end of the
+/// log, as (summary turn, fact id), in the order of the compactions: from then on the summary is
+/// what holds them (see [`live_facts`]), until a later turn settles them (`settled`, see
+/// [`owed`]).
+pub fn carried_by_summaries(
+    traj: &Trajectory,
+    audits: &[ProbeReport],
+    settled: &[Option<Link>],
+) -> Vec<(usize, usize)> {
     traj.compactions
         .iter()
         .zip(audits)
         .filter_map(|(c, a)| Some((c.summary_turn?, a)))
         .flat_map(|(s, a)| a.carried().map(move |id| (s, id)))
+        .filter(|&carried| owed(settled, carried, traj.turns.len()))
         .collect()
+}
+
+/// Whether what summary turn `s` carried, fact `id`, is still owed at turn `now`: no turn after
+/// the summary and before `now` settled it. `settled` gives, per fact, the turn that settles it
+/// when compactions do not freeze what they replaced
+/// ([`crate::resolve::settled_through_compactions`]): after the summary, the agent works from
+/// what the summary told it, and does the work or records the absence there.
+fn owed(settled: &[Option<Link>], (s, id): (usize, usize), now: usize) -> bool {
+    !settled
+        .get(id)
+        .copied()
+        .flatten()
+        .is_some_and(|r| s < r.turn && r.turn < now)
 }
 
 /// The facts by the turns that make them live (`live_facts`), worked out once: each span asked
@@ -214,16 +234,16 @@ impl LiveFacts {
             .chain(refs.into_iter().flatten())
     }
 
-    /// What the summaries in turns `first..=last` carried.
-    fn carried_in(&self, first: usize, last: usize) -> impl Iterator<Item = usize> + '_ {
-        within(&self.carried, first, last).map(|&(_, id)| id)
+    /// What the summaries in turns `first..=last` carried, as (summary turn, id).
+    fn carried_in(&self, first: usize, last: usize) -> impl Iterator<Item = &(usize, usize)> {
+        within(&self.carried, first, last)
     }
 
     /// `live_facts` of `first..=last`.
     pub fn of(&self, facts: &[Fact], first: usize, last: usize) -> Vec<usize> {
         let mut ids: Vec<usize> = self
             .in_turns(facts, (first, last), Some(last))
-            .chain(self.carried_in(first, last))
+            .chain(self.carried_in(first, last).map(|&(_, id)| id))
             .collect();
         ids.sort_unstable();
         ids.dedup();
@@ -644,8 +664,7 @@ pub fn probe_span(
     summary: &Summary,
     lex: &Lexicon,
 ) -> ProbeReport {
-    let carried = carried_by_summaries(traj, &analysis.audits);
-    let ids = live_facts(&analysis.facts, &carried, first, last);
+    let ids = live_facts(&analysis.facts, &analysis.carried, first, last);
     probe_facts(traj, &analysis.facts, ids, (first, last), summary, lex)
 }
 
@@ -708,6 +727,7 @@ pub fn check_compaction(
         compaction,
         &[compaction.replaced],
         &traj.cleared_at(),
+        &[],
         lex,
     )
 }
@@ -718,7 +738,9 @@ pub fn check_compaction(
 const CARRIED_FORWARD: usize = 256;
 
 /// `check_compaction`, with the facts' index worked out once for all of a log's compactions;
-/// `in_view` holds the runs of its replaced turns that no earlier compaction replaced.
+/// `in_view` holds the runs of its replaced turns that no earlier compaction replaced, `settled`
+/// what settles the facts earlier summaries carried (see [`owed`]).
+#[allow(clippy::too_many_arguments)]
 fn check_compaction_with(
     traj: &Trajectory,
     facts: &[Fact],
@@ -726,6 +748,7 @@ fn check_compaction_with(
     compaction: &Compaction,
     in_view: &[(usize, usize)],
     cleared_at: &[Option<usize>],
+    settled: &[Option<Link>],
     lex: &Lexicon,
 ) -> ProbeReport {
     let (first, last) = compaction.replaced;
@@ -737,11 +760,14 @@ fn check_compaction_with(
         .iter()
         .flat_map(|&run| live.in_turns(facts, run, refs_after))
         .collect();
-    // What earlier summaries in view carried, the latest `CARRIED_FORWARD` of it: a log of
-    // thousands of compactions whose facts never settle would check every one at each.
+    // What earlier summaries in view carried and is still owed, the latest `CARRIED_FORWARD` of
+    // it: a log of thousands of compactions whose facts never settle would check every one at
+    // each.
     let mut forward: Vec<usize> = in_view
         .iter()
         .flat_map(|&(a, b)| live.carried_in(a, b))
+        .filter(|&&carried| owed(settled, carried, compaction.turn))
+        .map(|&(_, id)| id)
         .collect();
     forward.sort_unstable();
     forward.dedup();
@@ -816,8 +842,14 @@ fn check_compaction_with(
     report
 }
 
-/// Probes every compaction of the trajectory, in order.
-pub fn check_compactions(traj: &Trajectory, facts: &[Fact], lex: &Lexicon) -> Vec<ProbeReport> {
+/// Probes every compaction of the trajectory, in order; `settled` says what settles the facts
+/// a summary carried after it (see [`owed`]; empty: nothing does).
+pub fn check_compactions(
+    traj: &Trajectory,
+    facts: &[Fact],
+    settled: &[Option<Link>],
+    lex: &Lexicon,
+) -> Vec<ProbeReport> {
     if traj.compactions.is_empty() {
         return Vec::new();
     }
@@ -831,7 +863,8 @@ pub fn check_compactions(traj: &Trajectory, facts: &[Fact], lex: &Lexicon) -> Ve
         .iter()
         .map(|c| {
             let in_view = earlier.mark(c.replaced.0, c.replaced.1);
-            let report = check_compaction_with(traj, facts, &live, c, &in_view, &cleared_at, lex);
+            let report =
+                check_compaction_with(traj, facts, &live, c, &in_view, &cleared_at, settled, lex);
             if let Some(s) = c.summary_turn {
                 let carried: Vec<(usize, usize)> = report.carried().map(|id| (s, id)).collect();
                 live.carry(&carried);

@@ -28,6 +28,36 @@ pub fn resolve(
     facts: &mut [Fact],
     now: usize,
 ) {
+    resolve_with(traj, bytes, lex, calls, facts, now, true);
+}
+
+/// For each fact, what would settle it (discharge, incorporate) were compactions and clearings
+/// no "now" of their own: how a summary's carried fact is settled after the summary, the agent
+/// working from what the summary told it. `facts` as extracted, before [`resolve`].
+pub fn settled_through_compactions(
+    traj: &Trajectory,
+    bytes: &[u8],
+    lex: &Lexicon,
+    calls: &Calls,
+    facts: &[Fact],
+) -> Vec<Option<Link>> {
+    let mut facts = facts.to_vec();
+    resolve_with(traj, bytes, lex, calls, &mut facts, traj.turns.len(), false);
+    facts
+        .iter()
+        .map(|f| f.resolved_by.filter(|_| !f.status.is_live()))
+        .collect()
+}
+
+fn resolve_with(
+    traj: &Trajectory,
+    bytes: &[u8],
+    lex: &Lexicon,
+    calls: &Calls,
+    facts: &mut [Fact],
+    now: usize,
+    compactions_freeze: bool,
+) {
     let mut pending = Pending {
         frozen: vec![false; facts.len()],
         ..Pending::default()
@@ -79,10 +109,12 @@ pub fn resolve(
         // A compaction is a "now" of its own for the turns it replaced: what was pending then
         // stays as it was (the agent no longer sees those turns). So is a clearing for the
         // results it cleared.
-        if matches!(
-            turn.event,
-            Some(EventKind::Compaction { .. } | EventKind::Clearing { .. })
-        ) {
+        if compactions_freeze
+            && matches!(
+                turn.event,
+                Some(EventKind::Compaction { .. } | EventKind::Clearing { .. })
+            )
+        {
             // (The compactions are in turn order: a cursor finds this one's, one entry per run
             // of turns a clearing cleared.)
             while next_compaction < traj.compactions.len()

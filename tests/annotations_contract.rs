@@ -4,7 +4,7 @@
 //! what the contract says the field means, and the fields against each other: a turn is live
 //! exactly when it has reasons, and each reason is a fact that makes it live (a live status in the
 //! turn, a reference whose antecedent or candidate the turn is, or, for a compaction's summary,
-//! a live fact of the replaced turns it did not drop); spans lie in the file and in
+//! a live fact of the replaced turns it did not drop and no later turn settled); spans lie in the file and in
 //! their turn; statuses fit their kind; ranges hold only quiescent turns and sum their tokens.
 
 use serde_json::Value;
@@ -295,8 +295,38 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
         }
     }
     // A compaction's summary holds the live facts it carried (those not `dropped`) of the turns
-    // it replaced that no earlier compaction had, and what summaries among those turns carried.
+    // it replaced that no earlier compaction had, and what summaries among those turns carried,
+    // until a turn after the summary settles them (`settled_later`: that turn, and it lies
+    // after the summary; a later compaction need not carry what was settled before it).
     let mut carried_by: HashMap<usize, HashSet<u64>> = HashMap::new();
+    let mut settled_at: HashMap<u64, usize> = HashMap::new();
+    for c in compactions {
+        let s = c["summary_turn"]
+            .as_u64()
+            .map_or(usize::MAX, |s| s as usize);
+        for e in c["settled_later"].as_array().into_iter().flatten() {
+            let (Some(id), Some(t), Some((a, b))) =
+                (e["fact"].as_u64(), e["turn"].as_u64(), span(&e["bytes"]))
+            else {
+                bad(format!("settled_later entry {e}"));
+                continue;
+            };
+            let t = t as usize;
+            let in_turn = turns
+                .get(t)
+                .and_then(|u| span(&u["bytes"]))
+                .is_some_and(|(x, y)| x <= a && b <= y);
+            if t <= s || t >= n || !in_turn {
+                bad(format!(
+                    "settled_later {e}: after summary turn {s}, in its turn"
+                ));
+            }
+            if settled_at.insert(id, t).is_some_and(|old| old != t) {
+                bad(format!("fact {id} settled at two turns"));
+            }
+        }
+    }
+    let settled_before = |id: &u64, now: usize| settled_at.get(id).is_some_and(|&t| t < now);
     let mut replaced_before = vec![false; n];
     for c in compactions {
         let Some((a, b)) = span(&c["replaced"]) else {
@@ -329,12 +359,24 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
                     .map(|p| p.2),
             )
             .collect();
+        let now = c["turn"].as_u64().map_or(0, |t| t as usize);
         for t in &in_view {
-            held.extend(carried_by.get(t).into_iter().flatten());
+            held.extend(
+                carried_by
+                    .get(t)
+                    .into_iter()
+                    .flatten()
+                    .filter(|id| !settled_before(id, now)),
+            );
         }
         let carried: HashSet<u64> = held.difference(&dropped).copied().collect();
+        for e in c["settled_later"].as_array().into_iter().flatten() {
+            if !e["fact"].as_u64().is_some_and(|id| carried.contains(&id)) {
+                bad(format!("settled_later {e}: not a fact the summary carried"));
+            }
+        }
         if let Some(o) = owed.get_mut(s as usize) {
-            o.extend(&carried);
+            o.extend(carried.iter().filter(|id| !settled_before(id, n)));
         }
         carried_by.insert(s as usize, carried);
     }

@@ -983,6 +983,71 @@ fn a_later_compaction_answers_for_what_the_summary_it_replaces_carried() {
     assert_eq!(dropped("Looked at the worker settings."), [true, false]);
 }
 
+/// A summary holds what it carried until a turn after it settles it: OpenHands condensations
+/// where the first summary carries a failed `cat`, and the agent then records the absence (or
+/// does not). Settled, the summary is no longer live for it, the annotation says where it was
+/// settled, and a later compaction that replaces the summary is not charged with it.
+#[test]
+fn what_a_summary_carried_is_released_once_a_later_turn_settles_it() {
+    use serde_json::json;
+    let events = |after_summary: &str, second: bool| {
+        let mut e = vec![
+            json!({"id": 1, "source": "user", "action": "message", "args": {"content": "Raise the worker timeout."}}),
+            json!({"id": 2, "source": "agent", "action": "run",
+                   "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t2", "total_calls_in_response": 1},
+                   "args": {"command": "cat config/worker.toml", "thought": ""}}),
+            json!({"id": 3, "source": "agent", "cause": 2, "observation": "run",
+                   "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t2", "total_calls_in_response": 1},
+                   "content": "cat: config/worker.toml: No such file or directory", "extras": {"command": "cat config/worker.toml", "metadata": {"exit_code": 1}}}),
+            json!({"id": 4, "source": "agent", "action": "condensation",
+                   "args": {"forgotten_events_start_id": 2, "forgotten_events_end_id": 3,
+                            "summary": "Ran cat config/worker.toml: it failed, No such file or directory."}}),
+            json!({"id": 5, "source": "agent", "action": "message", "args": {"content": after_summary}}),
+        ];
+        if second {
+            e.push(json!({"id": 6, "source": "agent", "action": "condensation",
+                          "args": {"forgotten_events_start_id": 2, "forgotten_events_end_id": 5,
+                                   "summary": "Looked at the worker settings."}}));
+        }
+        let a = trajlint::annotate(&serde_json::to_vec(&e).unwrap()).unwrap();
+        a.into_iter().next().unwrap()
+    };
+    let settled = "config/worker.toml does not exist, so the timeout has no file to live in yet.";
+    let unrelated = "Thinking about the weather.";
+    for (message, released) in [(settled, true), (unrelated, false)] {
+        let a = events(message, false);
+        let missing = a
+            .analysis
+            .facts
+            .iter()
+            .find(|f| f.text.contains("No such file"))
+            .expect("the failed cat");
+        let s = a.trajectory.compactions[0].summary_turn.expect("a summary");
+        // Frozen at the compaction: the fact itself stays as it was then.
+        assert!(missing.status.is_live(), "{missing:?}");
+        assert_eq!(a.analysis.audits[0].dropped, Vec::<usize>::new());
+        let holds = a.analysis.turns[s].reasons.contains(&missing.id);
+        assert_eq!(holds, !released, "{message}: {:?}", a.analysis.turns[s]);
+        let json = a.to_json("events.json");
+        let settled_later = &json["compactions"][0]["settled_later"];
+        if released {
+            assert_eq!(settled_later[0]["fact"], missing.id, "{settled_later}");
+            assert_eq!(settled_later[0]["turn"], s + 1, "{settled_later}");
+        } else {
+            assert_eq!(settled_later, &json!([]));
+        }
+        // A second compaction replacing the summary owes the fact only while it is unsettled.
+        let a = events(message, true);
+        let dropped: Vec<bool> = a
+            .analysis
+            .audits
+            .iter()
+            .map(|r| r.dropped.contains(&missing.id))
+            .collect();
+        assert_eq!(dropped, [false, !released], "{message}");
+    }
+}
+
 /// A missing input reads the same in every command, exit 2.
 #[test]
 fn a_missing_input_is_said_alike_by_every_command() {

@@ -67,6 +67,17 @@ struct CompactionOut {
     replaced: [usize; 2],
     summary_turn: Option<usize>,
     dropped: Vec<usize>,
+    /// (Beyond the core fields.) Of the live facts the summary carried, those a turn after it
+    /// settled (the agent did the work, or recorded the absence, from what the summary told it):
+    /// the summary no longer holds them. Its `turn` and `bytes` are what settled it.
+    settled_later: Vec<SettledOut>,
+}
+
+#[derive(Serialize)]
+struct SettledOut {
+    fact: usize,
+    #[serde(flatten)]
+    by: Link,
 }
 
 fn fact_out(f: &Fact) -> FactOut<'_> {
@@ -163,6 +174,16 @@ fn build<'a>(
                     .get(k)
                     .map(|r| r.dropped.clone())
                     .unwrap_or_default(),
+                settled_later: match (c.summary_turn, a.audits.get(k)) {
+                    (Some(s), Some(audit)) => audit
+                        .carried()
+                        .filter_map(|id| {
+                            let by = a.settled.get(id).copied().flatten()?;
+                            (by.turn > s).then_some(SettledOut { fact: id, by })
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                },
             })
             .collect(),
     }

@@ -117,6 +117,8 @@ mod tests {
             ranges: Vec::new(),
             tokens: Vec::new(),
             audits: Vec::new(),
+            carried: Vec::new(),
+            settled: Vec::new(),
             calls: Default::default(),
         }
     }
