@@ -326,6 +326,38 @@ impl Pending {
         *named & all == all
     }
 
+    /// The agent's decision not to make deferred calls again ("not retrying, the local docs
+    /// suffice") settles them: the deferrals of the tools the sentence names, or, naming none,
+    /// every one that waits. (What waits is few: each later call to the tool settles its own.)
+    fn decline_retries(&mut self, sentence: &str, t: usize, facts: &mut [Fact], link: Link) {
+        let lower = sentence.to_lowercase();
+        let named: Vec<String> = self
+            .by_tool
+            .keys()
+            .filter(|tool| tool.as_str() != THE_MODEL && lower.contains(&tool.to_lowercase()))
+            .cloned()
+            .collect();
+        let declined: Vec<String> = if named.is_empty() {
+            self.by_tool.keys().cloned().collect()
+        } else {
+            named
+        };
+        for tool in declined {
+            let Some(ids) = self.by_tool.get_mut(&tool) else {
+                continue;
+            };
+            ids.retain(|&id| {
+                let f = &facts[id];
+                let settles = f.subkind == Subkind::ToolRetry && f.turn < t && !self.frozen[id];
+                if settles {
+                    resolved(&mut facts[id], link);
+                }
+                !settles
+            });
+        }
+        self.by_tool.retain(|_, ids| !ids.is_empty());
+    }
+
     /// Resolves these facts by `link`, those a compaction froze aside.
     fn resolve_all(&self, ids: &[usize], facts: &mut [Fact], link: Link) {
         for &id in ids.iter().filter(|&&id| !self.frozen[id]) {
@@ -991,6 +1023,9 @@ fn resolve_with_prose(
                 bytes: text.raw_span(s.start, s.end),
             };
             let cue_null = assistant && lex.incorporation.is_match(sentence);
+            if assistant && !pending.by_tool.is_empty() && lex.retry_declined.is_match(sentence) {
+                pending.decline_retries(sentence, t, facts, link);
+            }
             // "WebSurfer can help to access the data", "Please search …": a sentence that
             // looks ahead (or asks) does not perform what it names; nor does one that restates
             // a step as an instruction ("### Step 4: Identify the titles of these paintings").

@@ -823,6 +823,64 @@ fn an_input_given_twice_is_checked_once() {
 
 /// A gate pointed at a directory that holds no log fails (exit 2) and says so, as `annotate`
 /// does: it must not pass having checked nothing.
+/// `-o` and `--write-baseline` never write over an input: named as one, the run is refused
+/// before anything is written; met by a walk (a report left in the logs' directory), the file
+/// is the run's own and not read as a log.
+#[test]
+fn the_files_a_run_writes_are_never_its_inputs() {
+    let dir = scratch("own-outputs");
+    copy_fixture(&dir, "session.jsonl", "logs/a.jsonl");
+    let log = std::fs::read(dir.join("logs/a.jsonl")).unwrap();
+    for args in [
+        &["logs/a.jsonl", "-o", "logs/a.jsonl"][..],
+        &[
+            "logs/a.jsonl",
+            "--output-format",
+            "json",
+            "-o",
+            "logs/./a.jsonl",
+        ],
+        &["logs", "logs/a.jsonl", "--write-baseline", "logs/a.jsonl"],
+    ] {
+        let mut all = vec!["check", "--isolated"];
+        all.extend_from_slice(args);
+        let r = trajlint(&all, &dir, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("writing it would destroy the log"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::read(dir.join("logs/a.jsonl")).unwrap(),
+            log,
+            "{args:?}"
+        );
+    }
+    // A report written into the walked directory is not read back by the next run.
+    for _ in 0..2 {
+        let r = trajlint(
+            &[
+                "check",
+                "--isolated",
+                "logs",
+                "--output-format",
+                "json",
+                "-o",
+                "logs/report.json",
+            ],
+            &dir,
+            None,
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        assert!(!r.stderr.contains("report.json"), "{}", r.stderr);
+    }
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("logs/report.json")).unwrap()).unwrap();
+    assert!(report.as_array().is_some_and(|a| !a.is_empty()), "{report}");
+    assert_eq!(std::fs::read(dir.join("logs/a.jsonl")).unwrap(), log);
+}
+
 #[test]
 fn no_log_found_is_an_error() {
     let dir = scratch("no-log");
@@ -848,6 +906,38 @@ fn no_log_found_is_an_error() {
         );
         assert!(!r.stdout.contains("All checks passed"), "{}", r.stdout);
     }
+    // The machine formats carry the failure too: a gate reading only them must not pass.
+    let run = |format: &str| {
+        let r = trajlint(
+            &["check", "--isolated", "--output-format", format, "empty"],
+            &dir,
+            None,
+        );
+        assert_eq!(r.code, 2, "{format}: {}", r.stderr);
+        r.stdout
+    };
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).unwrap();
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false, "{invocation}");
+    assert!(
+        invocation["toolExecutionNotifications"][0]["message"]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("no trajectory log found under empty")),
+        "{invocation}"
+    );
+    let junit = run("junit");
+    assert!(
+        junit.contains(r#"<testsuite name="trajlint check" tests="1" failures="0" errors="1">"#)
+            && junit.contains(r#"type="no-log">no trajectory log found under empty"#),
+        "{junit}"
+    );
+    let github = run("github");
+    assert!(
+        github.starts_with(
+            "::error title=trajlint%3A no log found::no trajectory log found under empty"
+        ),
+        "{github}"
+    );
     let r = trajlint(&["annotate", "empty"], &dir, None);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
@@ -994,7 +1084,7 @@ fn junit_and_github_report_every_unreadable_input() {
     assert_eq!(
         unreadable,
         [
-            "::error file=empty.jsonl,title=trajlint%3A unreadable input::the file is empty",
+            "::error file=empty.jsonl,line=1,col=1,title=trajlint%3A unreadable input::the file is empty",
             "::error file=missing.jsonl,title=trajlint%3A unreadable input::no such file or directory",
         ],
         "{github}"

@@ -2625,6 +2625,50 @@ fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_to
     assert!(of_kind(&c, &[Subkind::ToolRetry]).is_empty());
 }
 
+/// OB002's documented way out: the agent records its decision not to make the deferred call
+/// again. A sentence that declines a retry settles the deferrals of the tools it names, or of
+/// every tool waiting when it names none; one that plans the retry, or speaks of retries in
+/// the code, settles nothing.
+#[test]
+fn a_decision_not_to_retry_settles_the_deferral() {
+    let run = |answer: &str| {
+        let a = analyse(json!([
+            {"role": "user", "content": "Look up the docs for miette SourceCode, and the crate's versions."},
+            {"role": "assistant", "content": null, "tool_calls": [
+                call("c1", "web_search", json!({"q": "rust miette SourceCode"})),
+                call("c2", "crates_io", json!({"name": "miette"}))]},
+            {"role": "tool", "tool_call_id": "c1", "content": "Error 429: rate limit exceeded, retry after 30 seconds."},
+            {"role": "tool", "tool_call_id": "c2", "content": "HTTP 503 Service Unavailable"},
+            {"role": "assistant", "content": answer},
+        ]));
+        let retries = of_kind(&a, &[Subkind::ToolRetry]);
+        assert_eq!(retries.len(), 2, "{:#?}", a.analysis.facts);
+        retries
+            .iter()
+            .map(|f| (f.turn, f.status == Status::Discharged))
+            .collect::<Vec<_>>()
+    };
+    for declined in [
+        "The search is rate-limited; not retrying, the local docs suffice.",
+        "I won't retry; the local docs suffice.",
+        "Skipping the retry: the local docs suffice.",
+        "Retrying is unnecessary here, the local docs suffice.",
+    ] {
+        assert_eq!(run(declined), [(2, true), (3, true)], "{declined}");
+    }
+    assert_eq!(
+        run("Not retrying web_search; the docs are local anyway."),
+        [(2, true), (3, false)]
+    );
+    for kept in [
+        "I will retry in 30 seconds.",
+        "There is no retry logic in the client.",
+        "The search failed; I'll implement it from scratch.",
+    ] {
+        assert_eq!(run(kept), [(2, false), (3, false)], "{kept}");
+    }
+}
+
 #[test]
 fn an_obligation_naming_two_code_objects_is_done_when_both_have_been_acted_on() {
     let a = analyse(json!([

@@ -20,7 +20,7 @@ use trajlint::lint::config::{relative_path, Config};
 use trajlint::lint::{
     check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
 };
-use trajlint::report::output::{FileResult, Renderer, RunSummary, Statistics};
+use trajlint::report::output::{FileResult, Position, Renderer, RunSummary, Statistics};
 use trajlint::report::{concise, full, github, json, junit, sarif};
 use trajlint::FileReport;
 
@@ -118,8 +118,8 @@ struct Outcome {
     chunk: Vec<u8>,
     findings: Vec<Finding>,
     baselined: Vec<String>,
-    /// Why the input could not be read, if it could not.
-    error: Option<String>,
+    /// Where (the file as named, with the line and column when known) and why it could not be read.
+    error: Option<(String, String)>,
     /// Not a trajectory, found by walking a directory: skipped, not counted.
     skipped: bool,
 }
@@ -343,6 +343,43 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         _ => true,
     });
 
+    // The files this run writes (`-o`, `--write-baseline`) or keeps (`--baseline`) are its own,
+    // not logs: a walk that meets one leaves it out, and one named as an input is refused before
+    // anything is written (creating the output first would empty the log).
+    let own: Vec<(PathBuf, &Path)> = [
+        args.output_file.as_deref(),
+        args.write_baseline.as_deref(),
+        args.baseline.as_deref().or(config.baseline.as_deref()),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|p| p.exists())
+    .map(|p| (file_key(p), p))
+    .collect();
+    if !own.is_empty() {
+        let is_own = |p: &Path| own.iter().any(|(k, _)| *k == file_key(p));
+        let written = |p: &Path| {
+            [args.output_file.as_deref(), args.write_baseline.as_deref()]
+                .into_iter()
+                .flatten()
+                .any(|o| file_key(o) == file_key(p))
+        };
+        if let Some(p) = args.input.paths.iter().find(|p| written(p)) {
+            return usage_error(format!(
+                "{}: this input is also the file to write (-o or --write-baseline); writing it would destroy the log",
+                p.display()
+            ));
+        }
+        inputs.retain_mut(|i| match i {
+            Input::Path(p) => explicit.contains(&file_key(p)) || !is_own(p),
+            Input::Events { files, .. } => {
+                files.retain(|f| !is_own(f));
+                !files.is_empty()
+            }
+            _ => true,
+        });
+    }
+
     let sink: Box<dyn Write> = match &args.output_file {
         Some(p) => match std::fs::File::create(p) {
             Ok(f) => Box::new(std::io::BufWriter::new(f)),
@@ -418,7 +455,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             summary.files += 1;
             checked.insert(o.name.clone());
             if let Some(e) = o.error {
-                summary.errors.push((o.name.clone(), e));
+                summary.errors.push(e);
             }
             summary.baselined += o.baselined.len();
             matched.extend(o.baselined);
@@ -452,7 +489,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     }
     let no_log = summary.files == 0 && summary.errors.is_empty();
     if no_log {
-        eprintln!("error: {}", no_log_found(&args.input.paths));
+        let why = no_log_found(&args.input.paths);
+        eprintln!("error: {why}");
+        summary.no_log = Some(why);
     }
 
     if let Some(path) = &args.write_baseline {
@@ -503,7 +542,7 @@ fn one_file(
             // (The reason alone: the formats name the file themselves.)
             let prefix = format!("{}: ", path.map_or("-".into(), |p| p.display().to_string()));
             let why = e.strip_prefix(&prefix).map_or(e.clone(), str::to_string);
-            return failed(plan, name, String::new(), why);
+            return failed(plan, name, String::new(), why, None);
         }
     };
     if let (None, Some(n)) = (path, &plan.stdin_name) {
@@ -553,15 +592,19 @@ fn one_file(
         }
     }
     if report.read.trajectories.is_empty() {
-        let why = report
+        let first_error = report
             .read
             .issues
             .iter()
-            .find(|i| i.severity == ReadSeverity::Error)
-            .map_or("no trajectory could be read".to_string(), |i| {
-                i.message.clone()
-            });
-        return failed(plan, name, diagnostics, why);
+            .find(|i| i.severity == ReadSeverity::Error);
+        let why = first_error.map_or("no trajectory could be read".to_string(), |i| {
+            i.message.clone()
+        });
+        // (In the file as named: not for a log joined from event files.)
+        let at = first_error
+            .map(|i| report.source.place(i.span.start))
+            .and_then(|(part, line, column)| part.is_none().then_some(Position { line, column }));
+        return failed(plan, name, diagnostics, why, at);
     }
 
     let display: Arc<str> = Arc::from(name.as_str());
@@ -597,6 +640,7 @@ fn one_file(
             source: Some(&report.source),
             findings: &findings,
             error: None,
+            error_at: None,
             parts: &parts,
         })
     };
@@ -611,7 +655,13 @@ fn one_file(
     }
 }
 
-fn failed(plan: &Plan<'_>, name: String, mut diagnostics: String, why: String) -> Outcome {
+fn failed(
+    plan: &Plan<'_>,
+    name: String,
+    mut diagnostics: String,
+    why: String,
+    at: Option<Position>,
+) -> Outcome {
     if diagnostics.is_empty() {
         diagnostics = format!("{name}: error: {why}\n");
     }
@@ -622,15 +672,20 @@ fn failed(plan: &Plan<'_>, name: String, mut diagnostics: String, why: String) -
         source: None,
         findings: &[],
         error: Some(&why),
+        error_at: at,
         parts: &[],
     });
+    let place = match at {
+        Some(p) => format!("{name}:{}:{}", p.line, p.column),
+        None => name.clone(),
+    };
     Outcome {
         name,
         diagnostics,
         chunk,
         findings: Vec::new(),
         baselined: Vec::new(),
-        error: Some(why),
+        error: Some((place, why)),
         skipped: false,
     }
 }

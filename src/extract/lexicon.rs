@@ -75,6 +75,8 @@ struct RetryLists {
     notice: Vec<String>,
     #[serde(default)]
     again: Vec<String>,
+    #[serde(default)]
+    declined: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -393,6 +395,8 @@ pub struct Lexicon {
     pub retry_notice: Patterns,
     /// On a failure's line, a request for the same call again ("Please try again.").
     pub retry_again: Patterns,
+    /// The agent's decision not to make a deferred call again ("not retrying").
+    pub retry_declined: Patterns,
     pub commitment: Patterns,
     pub deferred: Patterns,
     pub not_commitment: Patterns,
@@ -595,7 +599,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 37] = [
+        let lists: [(&[String], &str); 38] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -607,6 +611,7 @@ impl Lexicon {
             (&merged.retry.defer, "retry.defer"),
             (&merged.retry.notice, "retry.notice"),
             (&merged.retry.again, "retry.again"),
+            (&merged.retry.declined, "retry.declined"),
             (&o.commitment, "obligation.commitment"),
             (&o.deferred, "obligation.deferred"),
             (&o.not_commitment, "obligation.not_commitment"),
@@ -668,6 +673,7 @@ impl Lexicon {
             retry: next()?,
             retry_notice: next()?,
             retry_again: next()?,
+            retry_declined: next()?,
             commitment: next()?,
             deferred: next()?,
             not_commitment: next()?,
@@ -782,6 +788,7 @@ fn merge(into: &mut File, f: File) {
     into.retry.defer.extend(f.retry.defer);
     into.retry.notice.extend(f.retry.notice);
     into.retry.again.extend(f.retry.again);
+    into.retry.declined.extend(f.retry.declined);
     let o = &mut into.obligation;
     o.commitment.extend(f.obligation.commitment);
     o.deferred.extend(f.obligation.deferred);

@@ -2,7 +2,7 @@
 //! the shape compilers print and editors' problem matchers read.
 
 use super::output::{FileResult, Renderer, RunSummary};
-use super::visible;
+use super::{visible, visible_name};
 use std::io::{self, Write};
 
 pub struct Concise;
@@ -18,7 +18,7 @@ impl Renderer for Concise {
             let _ = writeln!(
                 out,
                 "{}:{}:{}: {}[{}] {}",
-                visible(at.name),
+                visible_name(at.name),
                 at.start.line,
                 at.start.column,
                 f.severity,

@@ -4,9 +4,9 @@
 //! lines). Properties and data are escaped as the runner expects (`%`, CR, LF; and `:` `,` in
 //! properties). The labels follow the message, one per line, with their positions.
 
-use super::output::{FileResult, Renderer};
+use super::output::{FileResult, Renderer, RunSummary};
 use crate::lint::Severity;
-use std::io::Write;
+use std::io::{self, Write};
 
 pub struct Github;
 
@@ -30,9 +30,13 @@ impl Renderer for Github {
         let mut out = Vec::new();
         let Some(src) = file.source else {
             let why = file.error.unwrap_or("could not be read");
+            let at = file
+                .error_at
+                .map(|p| format!(",line={},col={}", p.line, p.column))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "::error file={},title={}::{}",
+                "::error file={}{at},title={}::{}",
                 escape_property(file.name),
                 escape_property("trajlint: unreadable input"),
                 escape_data(why)
@@ -77,6 +81,18 @@ impl Renderer for Github {
         }
         out
     }
+
+    fn footer(&self, out: &mut dyn Write, run: &RunSummary) -> io::Result<()> {
+        match &run.no_log {
+            Some(why) => writeln!(
+                out,
+                "::error title={}::{}",
+                escape_property("trajlint: no log found"),
+                escape_data(why)
+            ),
+            None => Ok(()),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -113,6 +129,7 @@ mod tests {
                 source: Some(&src),
                 findings: std::slice::from_ref(f),
                 error: None,
+                error_at: None,
                 parts: &[],
             });
             String::from_utf8(out).unwrap()

@@ -38,32 +38,36 @@ impl Renderer for Junit {
     fn header(&self, out: &mut dyn Write, run: Option<&RunSummary>) -> io::Result<()> {
         let run = run.cloned().unwrap_or_default();
         let failures = run.failing_files;
-        let errors = run.errors.len();
+        // (No log at all is one error, reported as a test case of its own: see `footer`.)
+        let errors = run.errors.len() + usize::from(run.no_log.is_some());
+        let tests = run.files + usize::from(run.no_log.is_some());
         writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
         writeln!(
             out,
-            r#"<testsuites name="trajlint" tests="{}" failures="{failures}" errors="{errors}">"#,
-            run.files
+            r#"<testsuites name="trajlint" tests="{tests}" failures="{failures}" errors="{errors}">"#,
         )?;
         writeln!(
             out,
-            r#"  <testsuite name="trajlint check" tests="{}" failures="{failures}" errors="{errors}">"#,
-            run.files
+            r#"  <testsuite name="trajlint check" tests="{tests}" failures="{failures}" errors="{errors}">"#,
         )
     }
 
     fn file(&self, file: &FileResult<'_>) -> Vec<u8> {
         let mut out = Vec::new();
-        let name = escape(file.name);
+        let name = escape(&super::visible_name(file.name));
         let _ = write!(
             out,
             r#"    <testcase name="{name}" classname="trajlint" file="{name}""#
         );
         let (Some(src), None) = (file.source, file.error) else {
             let why = escape(file.error.unwrap_or("could not be read"));
+            let at = file
+                .error_at
+                .map(|p| format!("{name}:{}:{}: ", p.line, p.column))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                ">\n      <error message=\"{why}\" type=\"unreadable\">{why}</error>\n    </testcase>"
+                ">\n      <error message=\"{why}\" type=\"unreadable\">{at}{why}</error>\n    </testcase>"
             );
             return out;
         };
@@ -107,7 +111,14 @@ impl Renderer for Junit {
         out
     }
 
-    fn footer(&self, out: &mut dyn Write, _run: &RunSummary) -> io::Result<()> {
+    fn footer(&self, out: &mut dyn Write, run: &RunSummary) -> io::Result<()> {
+        if let Some(why) = &run.no_log {
+            let why = escape(why);
+            writeln!(
+                out,
+                "    <testcase name=\"trajlint\" classname=\"trajlint\">\n      <error message=\"{why}\" type=\"no-log\">{why}</error>\n    </testcase>"
+            )?;
+        }
         writeln!(out, "  </testsuite>\n</testsuites>")
     }
 }

@@ -34,9 +34,27 @@ pub fn visible(s: &str) -> Cow<'_, str> {
     )
 }
 
+/// A file name shown on one line: every control character, line breaks and tabs too, as its
+/// picture (a name holding a line break would otherwise split a one-line-per-finding format).
+pub fn visible_name(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(char::is_control) {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| match c {
+                '\u{7f}' => '\u{2421}',
+                c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
+                c if c.is_control() => '\u{FFFD}',
+                c => c,
+            })
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::visible;
+    use super::{visible, visible_name};
 
     #[test]
     fn control_characters_become_their_pictures() {
@@ -46,5 +64,18 @@ mod tests {
             visible("\u{1b}[31mred\u{1b}]0;PWNED\u{7}\0\r\u{7f}\u{9b}x"),
             "␛[31mred␛]0;PWNED␇␀␍␡\u{FFFD}x"
         );
+    }
+
+    #[test]
+    fn a_file_name_stays_on_one_line() {
+        assert_eq!(
+            visible_name("runs/new\nline\t.jsonl"),
+            "runs/new␊line␉.jsonl"
+        );
+        assert_eq!(visible_name("r\u{1b}\u{9b}.jsonl"), "r␛\u{FFFD}.jsonl");
+        assert!(matches!(
+            visible_name("runs/a b.jsonl"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }

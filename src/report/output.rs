@@ -23,6 +23,8 @@ pub struct FileResult<'a> {
     pub findings: &'a [Finding],
     /// Why the input could not be read, when it could not.
     pub error: Option<&'a str>,
+    /// Where in the file the reader gave up, when it says.
+    pub error_at: Option<Position>,
     /// For a log joined from several files (`SourceFile::parts`), each file as displayed and
     /// its URI: positions are given in those files.
     pub parts: &'a [(String, String)],
@@ -111,6 +113,9 @@ pub struct RunSummary {
     pub stale_baseline: usize,
     /// Inputs that could not be read: (file, why).
     pub errors: Vec<(String, String)>,
+    /// Set when the paths held no log at all ("no trajectory log found under …"): the run
+    /// failed though no input did.
+    pub no_log: Option<String>,
     pub fail_on: Option<Severity>,
 }
 

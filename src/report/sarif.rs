@@ -209,9 +209,12 @@ impl Renderer for Sarif {
     }
 
     fn footer(&self, out: &mut dyn Write, run: &RunSummary) -> io::Result<()> {
+        let no_log = run.no_log.iter().map(|why| (String::new(), why.clone()));
         let notes: Vec<Value> = run
             .errors
             .iter()
+            .cloned()
+            .chain(no_log)
             .map(|(file, why)| {
                 json!({
                     "level": "error",
@@ -224,7 +227,7 @@ impl Renderer for Sarif {
             })
             .collect();
         let invocation = json!({
-            "executionSuccessful": run.errors.is_empty(),
+            "executionSuccessful": run.errors.is_empty() && run.no_log.is_none(),
             "toolExecutionNotifications": notes,
         });
         writeln!(out, "],\"invocations\":[{invocation}]}}]}}")
