@@ -734,10 +734,15 @@ impl Catalogue {
     /// How specific a selector is: `ALL` < short prefix < long prefix < code or name.
     fn specificity(&self, selector: &str) -> usize {
         let s = selector.trim();
+        // (A rule's name and its code name one rule alike: the most specific a selector gets.)
         if s == "ALL" {
             0
-        } else if self.rules.iter().any(|r| r.name == s) {
-            10
+        } else if self
+            .rules
+            .iter()
+            .any(|r| r.name == s || r.code.eq_ignore_ascii_case(s))
+        {
+            usize::MAX
         } else {
             s.len()
         }
@@ -1184,6 +1189,20 @@ mod tests {
         let all = codes(&[layer(Some(&["ALL"]), &["dangling-commitment"], &["OB"])]);
         assert!(all.contains(&"OB001".to_string()) && !all.contains(&"OB002".to_string()));
         assert_eq!(all.len(), cat.rules.len() - 1);
+        // ... and no more: one rule named by its name and by its code is a tie, which the
+        // ignore wins, whichever way round (and whatever the case of the code).
+        for (extend, ignore) in [
+            ("dangling-commitment", "OB001"),
+            ("OB001", "dangling-commitment"),
+            ("ob001", "dangling-commitment"),
+        ] {
+            let codes = codes(&[layer(Some(&["OB"]), &[extend], &[ignore])]);
+            assert_eq!(
+                codes,
+                ["OB002"],
+                "--extend-select {extend} --ignore {ignore}"
+            );
+        }
         // A later layer (the command line) still overrides an earlier one (the config file).
         assert_eq!(
             codes(&[layer(Some(&["OB001"]), &[], &[]), layer(None, &[], &["OB"])]),

@@ -132,7 +132,9 @@ pub fn repeats(cx: &Cx, rule: &Rule) -> Vec<Repeat> {
     for (t, turn) in cx.traj.turns.iter().enumerate() {
         for (i, call) in turn.calls.iter().enumerate() {
             seq += 1;
-            if inert(call, rule) {
+            // (A call whose tool the log does not name is like no other: two such calls may
+            // be of different tools.)
+            if inert(call, rule) || call.name.trim().is_empty() {
                 continue;
             }
             let path = path_of(call);
