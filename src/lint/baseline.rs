@@ -95,11 +95,22 @@ impl Baseline {
         self.fingerprints.contains_key(fingerprint)
     }
 
-    /// Entries of the `checked` files that no finding `matched` any more.
-    pub fn stale(&self, matched: &HashSet<String>, checked: &HashSet<String>) -> usize {
+    /// Entries that no finding `matched` any more: of the `checked` files, or of files no
+    /// longer at their path from `root` (moved or deleted: their findings come back, if at
+    /// all, under another name).
+    pub fn stale(
+        &self,
+        matched: &HashSet<String>,
+        checked: &HashSet<String>,
+        root: &Path,
+    ) -> usize {
         self.fingerprints
             .iter()
-            .filter(|(fp, file)| checked.contains(*file) && !matched.contains(*fp))
+            .filter(|(fp, file)| {
+                !matched.contains(*fp)
+                    && (checked.contains(*file)
+                        || file.as_str() != "-" && !root.join(file).exists())
+            })
             .count()
     }
 
