@@ -242,6 +242,58 @@ fn configuration_errors_point_at_the_line() {
 /// Without a configuration file, a baseline names files by their path from its own directory:
 /// it holds whichever directory the run starts in; and the entries of a file that is no longer
 /// there (renamed, deleted) are reported as no longer occurring.
+/// RF001's documented example is flagged, and its "not flagged" cases are not: a first turn
+/// pointing back past the start of the log is unbound; "the second option" there, or after a
+/// turn with no list, is not.
+#[test]
+fn unbound_reference_does_what_its_doc_says() {
+    let dir = scratch("rf001");
+    let run = |lines: &[&str]| {
+        std::fs::write(dir.join("log.jsonl"), lines.join("\n") + "\n").unwrap();
+        let r = check_in(
+            &dir,
+            &[
+                "--select",
+                "RF001",
+                "--output-format",
+                "concise",
+                "log.jsonl",
+            ],
+        );
+        codes(&r.stdout).len()
+    };
+    let ok = r#"{"role":"assistant","content":"OK."}"#;
+    assert_eq!(
+        run(&[
+            r#"{"role":"user","content":"Summarize the conversation so far, paying attention to your previous actions."}"#,
+            ok
+        ]),
+        1
+    );
+    assert_eq!(
+        run(&[
+            r#"{"role":"user","content":"Go with the second option."}"#,
+            ok
+        ]),
+        0
+    );
+    assert_eq!(
+        run(&[
+            r#"{"role":"user","content":"Hello there."}"#,
+            r#"{"role":"assistant","content":"Hi! How can I help?"}"#,
+            r#"{"role":"user","content":"Go with the second option."}"#,
+            ok
+        ]),
+        0
+    );
+}
+
+fn check_in(dir: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["check", "--isolated"];
+    all.extend_from_slice(args);
+    trajlint(&all, dir, None)
+}
+
 #[test]
 fn a_baseline_holds_from_any_working_directory() {
     let dir = scratch("baseline-cwd");
