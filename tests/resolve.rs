@@ -2669,6 +2669,42 @@ fn a_decision_not_to_retry_settles_the_deferral() {
     }
 }
 
+/// A plan written through a call whose arguments are a JSON string (OpenAI chat, Codex's
+/// `update_plan`): each step's span is its own text in the file, read through both levels of
+/// escapes, not the whole call.
+#[test]
+fn a_plan_step_in_string_arguments_points_at_its_own_text() {
+    let plan = json!({"plan": [
+        {"step": "Fix \"parse\" in a.rs", "status": "pending"},
+        {"step": "Run the tests", "status": "in_progress"},
+    ]});
+    let log = [
+        json!({"role": "user", "content": "Fix the parser."}),
+        json!({"role": "assistant", "content": null, "tool_calls": [
+            call("c1", "update_plan", plan)]}),
+        json!({"role": "tool", "tool_call_id": "c1", "content": "Plan updated"}),
+    ]
+    .iter()
+    .map(|m| m.to_string() + "\n")
+    .collect::<String>();
+    let a = trajlint::annotate(log.as_bytes()).unwrap();
+    let steps: Vec<&Fact> = a[0]
+        .analysis
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::PlanStep)
+        .collect();
+    let texts: Vec<&str> = steps.iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(texts, ["Fix \"parse\" in a.rs", "Run the tests"]);
+    let raw: Vec<&str> = steps
+        .iter()
+        .map(|f| &log[f.span.start..f.span.end])
+        .collect();
+    // The first step's quotes are escaped twice in the file: `\"` inside the arguments
+    // string, each character of it escaped again in the record.
+    assert_eq!(raw, [r#"Fix \\\"parse\\\" in a.rs"#, "Run the tests"]);
+}
+
 #[test]
 fn an_obligation_naming_two_code_objects_is_done_when_both_have_been_acted_on() {
     let a = analyse(json!([

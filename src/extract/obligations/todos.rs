@@ -81,7 +81,8 @@ pub struct TodoItem {
 }
 
 /// The items of a todo call: read from the raw call in the file when its input is an object
-/// there (exact spans), else from the arguments text.
+/// there, or a JSON string holding one (Codex's `update_plan` arguments; exact spans, read
+/// through both levels of escapes), else from the arguments text.
 pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
     let d = Doc::new(bytes);
     if let Ok(v) = json::parse(bytes, call.span.start, call.span.end.min(bytes.len())) {
@@ -90,38 +91,42 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
             .get(&v, "input")
             .or_else(|| d.get(&v, "args"))
             .or_else(|| d.get(&v, "arguments"))
+            // (An OpenAI chat call holds them in its `function`.)
+            .or_else(|| d.get(d.get(&v, "function")?, "arguments"))
             .or_else(|| d.get(&v, "items").map(|_| &v))
             // (OpenCode's call is its `input`, the list in it; so is a `plan_update` event of
             // the legacy Codex exec stream.)
             .or_else(|| d.get(&v, "todos").map(|_| &v))
             .or_else(|| d.get(&v, "plan").map(|_| &v));
-        if let Some(input) = input {
-            if matches!(input.kind, json::Kind::Object(_)) {
-                let list = ["todos", "plan", "items"]
-                    .iter()
-                    .find_map(|k| d.get(input, k));
-                if let Some(list) = list {
-                    return d
-                        .items(list)
-                        .iter()
-                        .filter_map(|it| {
-                            let cv = ["content", "step", "text"]
-                                .iter()
-                                .find_map(|k| d.get(it, k))?;
-                            let done = d.get(it, "completed").and_then(|c| d.as_bool(c));
-                            Some(TodoItem {
-                                content: d.str(cv)?,
-                                status: d
-                                    .get_str(it, "status")
-                                    .map(|s| normal_status(&s))
-                                    .or_else(|| done.map(|c| status_of(c).to_string()))
-                                    .unwrap_or_default(),
-                                text: d.text(cv),
-                            })
-                        })
-                        .collect();
+        match input.map(|i| (i, &i.kind)) {
+            Some((input, json::Kind::Object(_))) => {
+                if let Some(items) = items_of(&d, input, |cv| d.text(cv)) {
+                    return items;
                 }
             }
+            Some((input, json::Kind::Str { .. })) => {
+                let outer = d.text(input);
+                let inner_doc = outer.as_ref().map(|o| Doc::new(o.text.as_bytes()));
+                let inner = inner_doc
+                    .as_ref()
+                    .and_then(|d| Some((d, json::parse_all(d.bytes).ok()?)));
+                if let (Some(outer), Some((inner_doc, root))) = (&outer, inner) {
+                    let text_of = |cv: &json::Value| match cv.kind {
+                        json::Kind::Str { content, escaped } => Some(if escaped {
+                            outer.unescape(content.start, content.end)
+                        } else {
+                            outer.slice(content.start, content.end)
+                        }),
+                        _ => None,
+                    };
+                    if matches!(root.kind, json::Kind::Object(_)) {
+                        if let Some(items) = items_of(inner_doc, &root, text_of) {
+                            return items;
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
     }
     let Ok(v) = serde_json::from_str::<serde_json::Value>(&call.arguments) else {
@@ -148,6 +153,38 @@ pub fn todo_items(call: &ToolCall, bytes: &[u8]) -> Vec<TodoItem> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The items of a todo input object (`todos`, `plan` or `items`), each with its content's text
+/// as `text_of` maps it to the file; None when the object holds no list.
+fn items_of(
+    d: &Doc<'_>,
+    input: &json::Value,
+    text_of: impl Fn(&json::Value) -> Option<Text>,
+) -> Option<Vec<TodoItem>> {
+    let list = ["todos", "plan", "items"]
+        .iter()
+        .find_map(|k| d.get(input, k))?;
+    Some(
+        d.items(list)
+            .iter()
+            .filter_map(|it| {
+                let cv = ["content", "step", "text"]
+                    .iter()
+                    .find_map(|k| d.get(it, k))?;
+                let done = d.get(it, "completed").and_then(|c| d.as_bool(c));
+                Some(TodoItem {
+                    content: d.str(cv)?,
+                    status: d
+                        .get_str(it, "status")
+                        .map(|s| normal_status(&s))
+                        .or_else(|| done.map(|c| status_of(c).to_string()))
+                        .unwrap_or_default(),
+                    text: text_of(cv),
+                })
+            })
+            .collect(),
+    )
 }
 
 /// A status as the todo tools of most harnesses spell it: Cursor's `TODO_STATUS_COMPLETED` is
