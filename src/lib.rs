@@ -331,3 +331,22 @@ impl Annotated {
         }
     }
 }
+
+/// An I/O error in the words every command uses: "no such file or directory", not the OS's
+/// "No such file or directory (os error 2)".
+pub fn io_why(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::NotFound => "no such file or directory".into(),
+        ErrorKind::PermissionDenied => "permission denied".into(),
+        ErrorKind::IsADirectory => "is a directory".into(),
+        _ => {
+            let text = e.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text);
+            let mut chars = text.chars();
+            chars
+                .next()
+                .map_or(String::new(), |c| c.to_lowercase().chain(chars).collect())
+        }
+    }
+}

@@ -79,6 +79,20 @@ fn usage_configuration_and_unreadable_input_exit_2() {
     let r = check(&["no/such/file.jsonl"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no such file"), "{}", r.stderr);
+    // A configuration file that is not there, in the words of every other missing file.
+    let r = trajlint(
+        &["check", "--config", "no/such.toml", SESSION],
+        &root(),
+        None,
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("no/such.toml:1:1: no such file or directory")
+            && !r.stderr.contains("os error"),
+        "{}",
+        r.stderr
+    );
     // A file named on the command line that is no log at all.
     let r = check(&["corpus/fixtures/malformed/not-a-trajectory.md"]);
     assert_eq!(r.code, 2, "{}", r.stderr);

@@ -332,10 +332,18 @@ fn walk_error(root: &Path, e: ignore::Error) -> Input {
     while let ignore::Error::WithDepth { err: inner, .. } = err {
         err = inner;
     }
+    // (In the words of every other I/O error: "permission denied", not the walker's "IO error
+    // for operation on PATH: Permission denied (os error 13)".)
     let (path, why) = match err {
-        ignore::Error::WithPath { path, err } => (path.clone(), err.to_string()),
+        ignore::Error::WithPath { path, err } => (
+            path.clone(),
+            err.io_error().map_or_else(|| err.to_string(), why),
+        ),
         ignore::Error::Loop { child, .. } => (child.clone(), e.to_string()),
-        _ => (root.to_path_buf(), e.to_string()),
+        _ => (
+            root.to_path_buf(),
+            err.io_error().map_or_else(|| e.to_string(), why),
+        ),
     };
     Input::Unreadable { path, why }
 }
@@ -350,20 +358,7 @@ pub fn file_key(p: &Path) -> PathBuf {
 /// "No such file or directory (os error 2)" (a missing input read the same in `annotate`,
 /// `plan`, `probe` and `check`).
 pub fn why(e: &std::io::Error) -> String {
-    use std::io::ErrorKind;
-    match e.kind() {
-        ErrorKind::NotFound => "no such file or directory".into(),
-        ErrorKind::PermissionDenied => "permission denied".into(),
-        ErrorKind::IsADirectory => "is a directory".into(),
-        _ => {
-            let text = e.to_string();
-            let text = text.split(" (os error").next().unwrap_or(&text);
-            let mut chars = text.chars();
-            chars
-                .next()
-                .map_or(String::new(), |c| c.to_lowercase().chain(chars).collect())
-        }
-    }
+    trajlint::io_why(e)
 }
 
 pub fn read_input(input: &Input) -> Result<SourceFile, String> {

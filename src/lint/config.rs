@@ -111,7 +111,7 @@ impl Config {
             file: path.display().to_string(),
             line: 1,
             column: 1,
-            message: e.to_string(),
+            message: crate::io_why(&e),
         })?;
         let abs = normalize(&cwd.join(path));
         let root = abs
