@@ -226,9 +226,7 @@ pub fn probe(
     last: usize,
     summary: &str,
 ) -> Result<probe::ProbeReport, Error> {
-    let a = one(bytes, 0)?;
-    a.check_range(first, last)?;
-    Ok(a.probe(first, last, summary))
+    one(bytes, 0)?.probe(first, last, summary)
 }
 
 impl Annotated {
@@ -305,8 +303,14 @@ impl Annotated {
     }
 
     /// Probes `summary` against the live facts of turns `first..=last`, with the built-in
-    /// lexicon. Turn indices past the end are clamped.
-    pub fn probe(&self, first: usize, last: usize, summary: &str) -> probe::ProbeReport {
+    /// lexicon. An error for turns no compactor could replace: outside the trajectory, or a
+    /// tool call split from its result (see [`Annotated::check_range`]).
+    pub fn probe(
+        &self,
+        first: usize,
+        last: usize,
+        summary: &str,
+    ) -> Result<probe::ProbeReport, Error> {
         self.probe_with(first, last, summary, builtin_lexicon())
     }
 
@@ -317,9 +321,16 @@ impl Annotated {
         last: usize,
         summary: &str,
         lex: &Lexicon,
-    ) -> probe::ProbeReport {
+    ) -> Result<probe::ProbeReport, Error> {
+        self.check_range(first, last)?;
         let s = probe::Summary::new(summary, lex);
-        probe::probe_span(&self.trajectory, &self.analysis, (first, last), &s, lex)
+        Ok(probe::probe_span(
+            &self.trajectory,
+            &self.analysis,
+            (first, last),
+            &s,
+            lex,
+        ))
     }
 
     /// An error unless `first..=last` is a range of this trajectory's turns that a compactor can

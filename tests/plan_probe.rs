@@ -813,14 +813,16 @@ fn probe_on_in_memory_messages() {
         }),
         "{kinds:?}"
     );
-    let nothing = a.probe(0, 4, "The user asked about a booking.");
+    let nothing = a.probe(0, 4, "The user asked about a booking.").unwrap();
     assert!(!nothing.passed());
-    let full = a.probe(
-        0,
-        4,
-        "The reservation lookup for sofia_kim_7287 failed: not found. \
+    let full = a
+        .probe(
+            0,
+            4,
+            "The reservation lookup for sofia_kim_7287 failed: not found. \
          A search by user found reservation 4WQ150 (flight HAT072).",
-    );
+        )
+        .unwrap();
     for c in &full.checked {
         let f = &a.analysis.facts[c.fact];
         assert!(c.carried, "{:?} {:?}: {}", f.subkind, f.text, c.why);
@@ -862,7 +864,10 @@ fn a_summary_that_carries_an_open_fact_holds_it_for_annotate_probe_and_plan() {
         a.analysis.ranges
     );
     // probe: replacing the summary again must carry the promise.
-    let dropped = a.probe(10, 15, "Ran the date tests; they pass.").dropped;
+    let dropped = a
+        .probe(10, 15, "Ran the date tests; they pass.")
+        .unwrap()
+        .dropped;
     assert_eq!(dropped, [promise.id]);
     let kept = a
         .probe(
@@ -870,6 +875,7 @@ fn a_summary_that_carries_an_open_fact_holds_it_for_annotate_probe_and_plan() {
             15,
             "Ran the date tests; they pass. Still to do: add a changelog entry.",
         )
+        .unwrap()
         .dropped;
     assert_eq!(kept, Vec::<usize>::new());
     // plan: the summary is kept live for the same fact.
@@ -921,10 +927,16 @@ fn probe_refuses_turns_that_split_a_call_from_its_result() {
     // The range holding both is probed.
     assert_ne!(probe(&["--summary", s, "--turns", "0..12"]).0, Some(2));
     assert_eq!(probe(&["--reversible", "--turns", "0..12"]).0, Some(0));
-    // The library refuses it too.
+    // The library refuses it too, in both forms.
     let bytes = std::fs::read(&log).unwrap();
     let err = trajlint::probe(&bytes, 0, 11, "Renamed the flag.").unwrap_err();
     assert!(err.to_string().contains("split"), "{err}");
+    let a = &trajlint::annotate(&bytes).unwrap()[0];
+    let err = a.probe(0, 11, "Renamed the flag.").unwrap_err();
+    assert!(err.to_string().contains("split"), "{err}");
+    let err = a.probe(30, 300, "Renamed the flag.").unwrap_err();
+    assert!(err.to_string().contains("no range"), "{err}");
+    assert!(a.probe(0, 12, "Renamed the flag.").is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
