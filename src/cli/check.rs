@@ -112,8 +112,6 @@ fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
 /// What the parallel step hands to the ordered step for one input.
 struct Outcome {
     name: String,
-    /// The file's path from the project root, as fingerprints and baseline entries name it.
-    key: String,
     /// Read diagnostics for stderr.
     diagnostics: String,
     /// The format's output for this file.
@@ -230,15 +228,7 @@ fn settings(args: &CheckArgs, cwd: &Path, cat: &Catalogue) -> Result<Settings, S
         args.config.clone().or_else(|| Config::find(cwd)),
     ) {
         (false, Some(path)) => Config::load(&path, cwd, cat).map_err(|e| e.to_string())?,
-        // Without a configuration file, a baseline's paths are relative to its own directory:
-        // the baseline then holds from any working directory, as it does beside a config.
-        _ => {
-            let baseline = args.baseline.as_ref().or(args.write_baseline.as_ref());
-            let root = baseline
-                .and_then(|b| cwd.join(b).parent().map(Path::to_path_buf))
-                .unwrap_or_else(|| cwd.to_path_buf());
-            Config::empty(&root)
-        }
+        _ => Config::empty(cwd),
     };
     let format = match (args.output_format, &config.output_format) {
         (Some(f), _) => f,
@@ -463,9 +453,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 return;
             }
             summary.files += 1;
-            // (Entries name a file by its path from the root; older baselines as displayed.)
             checked.insert(o.name.clone());
-            checked.insert(o.key.clone());
             if let Some(e) = o.error {
                 summary.errors.push(e);
             }
@@ -481,10 +469,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 summary.add(f);
             }
             if writing_baseline {
-                baseline_entries.extend(o.findings.iter().map(|f| baseline::Entry {
-                    file: o.key.clone(),
-                    ..baseline::Entry::of(f)
-                }));
+                baseline_entries.extend(o.findings.iter().map(baseline::Entry::of));
             } else {
                 let res = match &progress {
                     Some(pb) => pb.suspend(|| output.put(&o.chunk)),
@@ -500,7 +485,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         pb.finish_and_clear();
     }
     if let Some(b) = &plan.baseline {
-        summary.stale_baseline = b.stale(&matched, &checked, &plan.config.root);
+        summary.stale_baseline = b.stale(&matched, &checked);
     }
     let no_log = summary.files == 0 && summary.errors.is_empty();
     if no_log {
@@ -554,13 +539,10 @@ fn one_file(
         Ok(r) => r,
         Err(e) => {
             let name = path.map_or("-".into(), display_name);
-            let key = plan
-                .config
-                .relative(path.unwrap_or(Path::new(&name)), &plan.cwd);
             // (The reason alone: the formats name the file themselves.)
             let prefix = format!("{}: ", path.map_or("-".into(), |p| p.display().to_string()));
             let why = e.strip_prefix(&prefix).map_or(e.clone(), str::to_string);
-            return failed(plan, (name, key), String::new(), why, None);
+            return failed(plan, name, String::new(), why, None);
         }
     };
     if let (None, Some(n)) = (path, &plan.stdin_name) {
@@ -568,7 +550,6 @@ fn one_file(
     }
     let name = path.map_or_else(|| report.source.name.clone(), display_name);
     let key_path: PathBuf = path.map_or_else(|| PathBuf::from(&name), Path::to_path_buf);
-    let rel = plan.config.relative(&key_path, &plan.cwd);
 
     // Read diagnostics: errors and warnings (notes are for `annotate`).
     let mut diagnostics = String::new();
@@ -580,7 +561,6 @@ fn one_file(
         ));
         return Outcome {
             name,
-            key: rel,
             diagnostics,
             chunk: Vec::new(),
             findings: Vec::new(),
@@ -589,6 +569,7 @@ fn one_file(
             skipped: true,
         };
     }
+    let rel = plan.config.relative(&key_path, &plan.cwd);
     let ignored = plan.config.ignored_for(&rel);
     let active = plan.selection.active(plan.cat, &ignored);
     // (A record lost in a file otherwise read is a finding of `unreadable-record` when that
@@ -623,7 +604,7 @@ fn one_file(
         let at = first_error
             .map(|i| report.source.place(i.span.start))
             .and_then(|(part, line, column)| part.is_none().then_some(Position { line, column }));
-        return failed(plan, (name, rel), diagnostics, why, at);
+        return failed(plan, name, diagnostics, why, at);
     }
 
     let display: Arc<str> = Arc::from(name.as_str());
@@ -665,7 +646,6 @@ fn one_file(
     };
     Outcome {
         name,
-        key: rel,
         diagnostics,
         chunk,
         findings,
@@ -677,7 +657,7 @@ fn one_file(
 
 fn failed(
     plan: &Plan<'_>,
-    (name, key): (String, String),
+    name: String,
     mut diagnostics: String,
     why: String,
     at: Option<Position>,
@@ -701,7 +681,6 @@ fn failed(
     };
     Outcome {
         name,
-        key,
         diagnostics,
         chunk,
         findings: Vec::new(),

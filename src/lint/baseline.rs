@@ -95,22 +95,11 @@ impl Baseline {
         self.fingerprints.contains_key(fingerprint)
     }
 
-    /// Entries that no finding `matched` any more: of the `checked` files, or of files no
-    /// longer at their path from `root` (moved or deleted: their findings come back, if at
-    /// all, under another name).
-    pub fn stale(
-        &self,
-        matched: &HashSet<String>,
-        checked: &HashSet<String>,
-        root: &Path,
-    ) -> usize {
+    /// Entries of the `checked` files that no finding `matched` any more.
+    pub fn stale(&self, matched: &HashSet<String>, checked: &HashSet<String>) -> usize {
         self.fingerprints
             .iter()
-            .filter(|(fp, file)| {
-                !matched.contains(*fp)
-                    && (checked.contains(*file)
-                        || file.as_str() != "-" && !root.join(file).exists())
-            })
+            .filter(|(fp, file)| checked.contains(*file) && !matched.contains(*fp))
             .count()
     }
 
