@@ -104,8 +104,15 @@ fn resolve_with(
     let mut next_compaction = 0;
     let mut frozen_by_resets = 0;
     let mut frozen_by_compactions = crate::marks::Marks::new(facts.len());
+    // The first turn the agent sees: after the latest compaction or reset.
+    let mut view_start = 0;
     for t in 0..now {
         let turn = &traj.turns[t];
+        if matches!(turn.event, Some(EventKind::Compaction { .. }))
+            || turn.event.as_ref().is_some_and(EventKind::resets_context)
+        {
+            view_start = t + 1;
+        }
         // A compaction is a "now" of its own for the turns it replaced: what was pending then
         // stays as it was (the agent no longer sees those turns). So is a clearing for the
         // results it cleared.
@@ -222,10 +229,24 @@ fn resolve_with(
                 FactKind::NullResult => pending.add(next_fact, f),
                 FactKind::Reference => {
                     // "that error", "the same kind of failure": an error result is what such
-                    // a description means, whatever words it holds; the last two stay.
+                    // a description means, whatever words it holds; the last two stay. The
+                    // latest in view is its antecedent, unless the words found a later turn
+                    // (one that spoke of the error): "That failure is the backoff cap" after
+                    // a test run that printed only "FAILED … assert 60 <= 30".
                     if f.subkind == Subkind::Anaphoric && names_a_failure(&f.text) {
+                        let latest = pending.errors.last().copied();
+                        if let Some(e) = latest.filter(|&e| e >= view_start && e < t) {
+                            let found = f.antecedent.map(|a| a.turn);
+                            if found.is_none_or(|a| a < e) {
+                                f.candidates.retain(|&c| c != e);
+                                f.candidates.extend(found);
+                                f.antecedent = Some(crate::extract::references::link(traj, e));
+                                f.status = Status::Bound;
+                            }
+                        }
                         for &e in &pending.errors {
-                            if !f.candidates.contains(&e) {
+                            let antecedent = f.antecedent.is_some_and(|a| a.turn == e);
+                            if !f.candidates.contains(&e) && !antecedent {
                                 f.candidates.push(e);
                             }
                         }

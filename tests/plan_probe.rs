@@ -1060,6 +1060,31 @@ fn what_a_summary_carried_is_released_once_a_later_turn_settles_it() {
     }
 }
 
+/// "That failure" means a failed result, whatever words the result holds: in our Goose fixture
+/// the test run after the compaction printed only "FAILED … assert 60 <= 30" (turn 12), and the
+/// next turn says "That failure is the backoff cap". The latest failure in view is its
+/// antecedent (it was unbound: no turn in view said "failure").
+#[test]
+fn a_failure_named_after_a_compaction_binds_to_the_failed_result() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/goose/export-raise-timeout.json");
+    let a = &load(&path)[0];
+    let that = a
+        .analysis
+        .facts
+        .iter()
+        .find(|f| f.text == "That failure")
+        .expect("the reference of turn 13");
+    assert_eq!(that.turn, 13);
+    assert!(a.trajectory.turns[12]
+        .segments
+        .iter()
+        .any(|s| s.text.text.contains("FAILED tests/test_retry.py")));
+    assert_eq!(that.antecedent.map(|l| l.turn), Some(12), "{that:?}");
+    assert!(!that.status.is_live());
+    assert!(!that.candidates.contains(&12), "{:?}", that.candidates);
+}
+
 /// A missing input reads the same in every command, exit 2.
 #[test]
 fn a_missing_input_is_said_alike_by_every_command() {

@@ -430,7 +430,7 @@ fn before_the_log(i: usize, turn: &Turn, lex: &Lexicon, facts: &mut Vec<Fact>) {
     }
 }
 
-fn link(traj: &Trajectory, turn: usize) -> Link {
+pub(crate) fn link(traj: &Trajectory, turn: usize) -> Link {
     let t = &traj.turns[turn];
     Link {
         turn,
