@@ -93,11 +93,17 @@ fn resolve_with(
             .enumerate()
             .filter(|(_, u)| u.role == Role::Assistant)
     };
+    let tools: HashSet<&str> = traj
+        .turns
+        .iter()
+        .flat_map(|u| u.calls.iter().map(|c| c.name.as_str()))
+        .collect();
     let frame = Frame {
         traj,
         calls,
         lex,
         speakers: &speakers,
+        tools: &tools,
         opener: assistant_turns().next().map(|(k, _)| k),
         final_turn: assistant_turns().next_back().map(|(k, _)| k),
     };
@@ -274,6 +280,8 @@ const THE_MODEL: &str = "\0model";
 struct Pending {
     by_term: HashMap<String, Vec<usize>>,
     by_tool: HashMap<String, Vec<usize>>,
+    /// Deferrals waiting for a call again, of any tool (see `decline_retries`).
+    retries: Vec<usize>,
     by_todo: HashMap<String, Vec<usize>>,
     /// Items of an issue tracker opened from the shell (`bd update X --status in_progress`),
     /// by id: a command closing an id looks it up (scanning every item per command was
@@ -317,6 +325,9 @@ impl Pending {
             } else if f.subkind == Subkind::ToolRetry {
                 self.by_tool.entry(THE_MODEL.into()).or_default().push(id);
             }
+            if f.subkind == Subkind::ToolRetry {
+                self.retries.push(id);
+            }
         }
         match f
             .todo_key
@@ -348,35 +359,48 @@ impl Pending {
     }
 
     /// The agent's decision not to make deferred calls again ("not retrying, the local docs
-    /// suffice") settles them: the deferrals of the tools the sentence names, or, naming none,
-    /// every one that waits. (What waits is few: each later call to the tool settles its own.)
-    fn decline_retries(&mut self, sentence: &str, t: usize, facts: &mut [Fact], link: Link) {
-        let lower = sentence.to_lowercase();
-        let named: Vec<String> = self
-            .by_tool
-            .keys()
-            .filter(|tool| tool.as_str() != THE_MODEL && lower.contains(&tool.to_lowercase()))
-            .cloned()
+    /// suffice") settles them: the deferrals of the tools the sentence names by name (a word
+    /// of it is a tool of the log's), or, when it names no tool at all, every one that waits.
+    /// (Linear: a name is looked up per word; settling all empties the waiting list.)
+    fn decline_retries(
+        &mut self,
+        sentence: &str,
+        t: usize,
+        facts: &mut [Fact],
+        link: Link,
+        tools: &HashSet<&str>,
+    ) {
+        let named: Vec<&str> = sentence
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .filter(|w| tools.contains(w))
             .collect();
-        let declined: Vec<String> = if named.is_empty() {
-            self.by_tool.keys().cloned().collect()
-        } else {
-            named
+        let settles = |id: usize, facts: &[Fact], frozen: &[bool]| {
+            let f = &facts[id];
+            f.subkind == Subkind::ToolRetry && f.resolved_by.is_none() && f.turn < t && !frozen[id]
         };
-        for tool in declined {
-            let Some(ids) = self.by_tool.get_mut(&tool) else {
+        if named.is_empty() {
+            for id in std::mem::take(&mut self.retries) {
+                if settles(id, facts, &self.frozen) {
+                    resolved(&mut facts[id], link);
+                }
+            }
+            return;
+        }
+        for tool in named {
+            let Some(ids) = self.by_tool.get_mut(tool) else {
                 continue;
             };
             ids.retain(|&id| {
-                let f = &facts[id];
-                let settles = f.subkind == Subkind::ToolRetry && f.turn < t && !self.frozen[id];
-                if settles {
+                let settled = settles(id, facts, &self.frozen);
+                if settled {
                     resolved(&mut facts[id], link);
                 }
-                !settles
+                !settled
             });
+            if ids.is_empty() {
+                self.by_tool.remove(tool);
+            }
         }
-        self.by_tool.retain(|_, ids| !ids.is_empty());
     }
 
     /// Resolves these facts by `link`, those a compaction froze aside.
@@ -942,6 +966,8 @@ struct Frame<'a> {
     lex: &'a Lexicon,
     /// The participants of a multi-agent log (AG2 experts, Magentic-One's WebSurfer).
     speakers: &'a HashSet<&'a str>,
+    /// The names of the tools the log calls.
+    tools: &'a HashSet<&'a str>,
     opener: Option<usize>,
     final_turn: Option<usize>,
 }
@@ -1044,8 +1070,12 @@ fn resolve_with_prose(
                 bytes: text.raw_span(s.start, s.end),
             };
             let cue_null = assistant && lex.incorporation.is_match(sentence);
-            if assistant && !pending.by_tool.is_empty() && lex.retry_declined.is_match(sentence) {
-                pending.decline_retries(sentence, t, facts, link);
+            if assistant
+                && !pending.retries.is_empty()
+                && lex.retry_declined.is_match(sentence)
+                && !lex.retry_later.is_match(sentence)
+            {
+                pending.decline_retries(sentence, t, facts, link, frame.tools);
             }
             // "WebSurfer can help to access the data", "Please search …": a sentence that
             // looks ahead (or asks) does not perform what it names; nor does one that restates

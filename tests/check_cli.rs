@@ -305,6 +305,33 @@ fn check_in(dir: &Path, args: &[&str]) -> Run {
     trajlint(&all, dir, None)
 }
 
+/// Baseline entries name files from the directory the baseline was written in: run from
+/// another, it matches nothing, and the run says so instead of failing on every finding in
+/// silence.
+#[test]
+fn a_baseline_that_names_none_of_the_files_checked_is_said() {
+    let dir = scratch("baseline-elsewhere");
+    copy_fixture(&dir, "session.jsonl", "runs/a.jsonl");
+    let run = |args: &[&str], cwd: &Path| {
+        let mut all = vec!["check", "--isolated", "--output-format", "concise"];
+        all.extend_from_slice(args);
+        trajlint(&all, cwd, None)
+    };
+    assert_eq!(run(&["runs", "--write-baseline", "b.json"], &dir).code, 0);
+    let here = run(&["runs", "--baseline", "b.json"], &dir);
+    assert_eq!(here.code, 0, "{}", here.stdout);
+    assert!(!here.stderr.contains("names none"), "{}", here.stderr);
+    let elsewhere = run(&[".", "--baseline", "../b.json"], &dir.join("runs"));
+    assert_eq!(elsewhere.code, 1, "{}", elsewhere.stdout);
+    assert!(
+        elsewhere
+            .stderr
+            .contains("warning: the baseline names none of the files checked"),
+        "{}",
+        elsewhere.stderr
+    );
+}
+
 #[test]
 fn a_baseline_passes_old_findings_and_fails_new_ones() {
     let dir = scratch("baseline");
@@ -887,11 +914,10 @@ fn an_input_given_twice_is_checked_once() {
     assert!(last.ends_with("in 1 of 1 file."), "{last}");
 }
 
-/// A gate pointed at a directory that holds no log fails (exit 2) and says so, as `annotate`
-/// does: it must not pass having checked nothing.
-/// `-o` and `--write-baseline` never write over an input: named as one, the run is refused
-/// before anything is written; met by a walk (a report left in the logs' directory), the file
-/// is the run's own and not read as a log.
+/// `-o` and `--write-baseline` never write over what the run reads: a log named or met by a
+/// walk, the same file by another name (a hard link), or the baseline the run keeps, is
+/// refused before anything is written; a report the run wrote earlier, met by a walk, is the
+/// run's own and not read as a log.
 #[test]
 fn the_files_a_run_writes_are_never_its_inputs() {
     let dir = scratch("own-outputs");
@@ -907,13 +933,20 @@ fn the_files_a_run_writes_are_never_its_inputs() {
             "logs/./a.jsonl",
         ],
         &["logs", "logs/a.jsonl", "--write-baseline", "logs/a.jsonl"],
+        // Met by the walk only.
+        &["logs", "-o", "logs/a.jsonl"],
+        &["logs", "--write-baseline", "logs/a.jsonl"],
+        // The same file under another name.
+        &["logs/a.jsonl", "-o", "hard-link.jsonl"],
     ] {
+        let _ = std::fs::remove_file(dir.join("hard-link.jsonl"));
+        std::fs::hard_link(dir.join("logs/a.jsonl"), dir.join("hard-link.jsonl")).unwrap();
         let mut all = vec!["check", "--isolated"];
         all.extend_from_slice(args);
         let r = trajlint(&all, &dir, None);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(
-            r.stderr.contains("writing it would destroy the log"),
+            r.stderr.contains("writing it would destroy it"),
             "{args:?}: {}",
             r.stderr
         );
@@ -923,6 +956,41 @@ fn the_files_a_run_writes_are_never_its_inputs() {
             "{args:?}"
         );
     }
+    std::fs::remove_file(dir.join("hard-link.jsonl")).unwrap();
+    // The baseline the run keeps is no file to write.
+    let r = trajlint(
+        &[
+            "check",
+            "--isolated",
+            "logs",
+            "--write-baseline",
+            "keep.json",
+        ],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let kept = std::fs::read(dir.join("keep.json")).unwrap();
+    let r = trajlint(
+        &[
+            "check",
+            "--isolated",
+            "logs",
+            "--baseline",
+            "keep.json",
+            "-o",
+            "keep.json",
+        ],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("is the baseline this run reads"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read(dir.join("keep.json")).unwrap(), kept);
     // A report written into the walked directory is not read back by the next run.
     for _ in 0..2 {
         let r = trajlint(
@@ -947,6 +1015,8 @@ fn the_files_a_run_writes_are_never_its_inputs() {
     assert_eq!(std::fs::read(dir.join("logs/a.jsonl")).unwrap(), log);
 }
 
+/// A gate pointed at a directory that holds no log fails (exit 2) and says so, as `annotate`
+/// does: it must not pass having checked nothing.
 #[test]
 fn no_log_found_is_an_error() {
     let dir = scratch("no-log");

@@ -2627,8 +2627,8 @@ fn an_output_saved_to_a_file_for_a_later_read_is_owed_to_the_next_call_of_the_to
 
 /// OB002's documented way out: the agent records its decision not to make the deferred call
 /// again. A sentence that declines a retry settles the deferrals of the tools it names, or of
-/// every tool waiting when it names none; one that plans the retry, or speaks of retries in
-/// the code, settles nothing.
+/// every tool waiting when it names none; one that plans the retry, puts it off, or speaks of
+/// retries otherwise, settles nothing.
 #[test]
 fn a_decision_not_to_retry_settles_the_deferral() {
     let run = |answer: &str| {
@@ -2656,14 +2656,24 @@ fn a_decision_not_to_retry_settles_the_deferral() {
     ] {
         assert_eq!(run(declined), [(2, true), (3, true)], "{declined}");
     }
+    // Naming a tool, it declines that tool's alone (a whole word: `crates_io`, not `io`).
     assert_eq!(
         run("Not retrying web_search; the docs are local anyway."),
         [(2, true), (3, false)]
+    );
+    assert_eq!(
+        run("Not retrying crates_io, the version is in Cargo.lock."),
+        [(2, false), (3, true)]
     );
     for kept in [
         "I will retry in 30 seconds.",
         "There is no retry logic in the client.",
         "The search failed; I'll implement it from scratch.",
+        "This is not a retry of the earlier query.",
+        "Instead of retrying immediately, I will wait a minute and then search again.",
+        "I will not stop retrying until the search works.",
+        "I won't retry until the rate limit resets.",
+        "Retrying because the connection dropped earlier.",
     ] {
         assert_eq!(run(kept), [(2, false), (3, false)], "{kept}");
     }

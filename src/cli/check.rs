@@ -343,47 +343,14 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         _ => true,
     });
 
-    // The files this run writes (`-o`, `--write-baseline`) or keeps (`--baseline`) are its own,
-    // not logs: a walk that meets one leaves it out, and one named as an input is refused before
-    // anything is written (creating the output first would empty the log).
-    let own: Vec<(PathBuf, &Path)> = [
-        args.output_file.as_deref(),
-        args.write_baseline.as_deref(),
-        args.baseline.as_deref().or(config.baseline.as_deref()),
-    ]
-    .into_iter()
-    .flatten()
-    .filter(|p| p.exists())
-    .map(|p| (file_key(p), p))
-    .collect();
-    if !own.is_empty() {
-        let is_own = |p: &Path| own.iter().any(|(k, _)| *k == file_key(p));
-        let written = |p: &Path| {
-            [args.output_file.as_deref(), args.write_baseline.as_deref()]
-                .into_iter()
-                .flatten()
-                .any(|o| file_key(o) == file_key(p))
-        };
-        if let Some(p) = args.input.paths.iter().find(|p| written(p)) {
-            return usage_error(format!(
-                "{}: this input is also the file to write (-o or --write-baseline); writing it would destroy the log",
-                p.display()
-            ));
-        }
-        inputs.retain_mut(|i| match i {
-            Input::Path(p) => explicit.contains(&file_key(p)) || !is_own(p),
-            Input::Events { files, .. } => {
-                files.retain(|f| !is_own(f));
-                !files.is_empty()
-            }
-            _ => true,
-        });
+    if let Err(why) = keep_inputs_safe(args, config.baseline.as_deref(), &mut inputs) {
+        return usage_error(why);
     }
 
     let sink: Box<dyn Write> = match &args.output_file {
         Some(p) => match std::fs::File::create(p) {
             Ok(f) => Box::new(std::io::BufWriter::new(f)),
-            Err(e) => return usage_error(format!("{}: {e}", p.display())),
+            Err(e) => return usage_error(format!("{}: {}", p.display(), super::why(&e))),
         },
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
@@ -486,6 +453,14 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     }
     if let Some(b) = &plan.baseline {
         summary.stale_baseline = b.stale(&matched, &checked);
+        // Entries name files by their path from the working directory (or trajlint.toml's):
+        // a baseline written from elsewhere matches nothing, which is said, not passed over.
+        if !b.is_empty() && summary.files > 0 && matched.is_empty() && !b.names_any(&checked) {
+            eprintln!(
+                "warning: the baseline names none of the files checked: its paths are from the \
+                 directory it was written in (or trajlint.toml's); run from there, or write it again"
+            );
+        }
     }
     let no_log = summary.files == 0 && summary.errors.is_empty();
     if no_log {
@@ -497,7 +472,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     if let Some(path) = &args.write_baseline {
         let n = baseline_entries.len();
         if let Err(e) = baseline::write(path, baseline_entries) {
-            return usage_error(format!("{}: {e}", path.display()));
+            return usage_error(format!("{}: {}", path.display(), super::why(&e)));
         }
         eprintln!(
             "Wrote {n} {} to the baseline {}.",
@@ -515,7 +490,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         io_error.get_or_insert(e);
     }
     if let Some(e) = io_error {
-        eprintln!("error: writing output: {e}");
+        eprintln!("error: writing output: {}", super::why(&e));
         return ExitCode::from(2);
     }
     if !summary.errors.is_empty() || no_log {
@@ -524,6 +499,107 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The files this run writes (`-o`, `--write-baseline`) never overwrite what it reads: a log
+/// among the inputs, walked or named, or the baseline it keeps (`--baseline`), is refused
+/// before anything is written (creating the output first would empty it). A file of the run's
+/// own that a walk meets and that is no log (an earlier report, the baseline) is left out.
+fn keep_inputs_safe(
+    args: &CheckArgs,
+    config_baseline: Option<&Path>,
+    inputs: &mut Vec<Input>,
+) -> Result<(), String> {
+    let writes: Vec<(&Path, FileId)> =
+        [args.output_file.as_deref(), args.write_baseline.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|p| Some((p, FileId::of(p)?)))
+            .collect();
+    let kept = args
+        .baseline
+        .as_deref()
+        .or(config_baseline)
+        .and_then(|p| Some((p, FileId::of(p)?)));
+    if writes.is_empty() && kept.is_none() {
+        return Ok(());
+    }
+    let written = |p: &Path| {
+        let id = FileId::of(p)?;
+        writes.iter().find(|(_, w)| *w == id).map(|&(w, _)| w)
+    };
+    let refuse = |what: &str, target: &Path| {
+        Err(format!(
+            "{}: is {what} and the file to write (-o or --write-baseline): writing it would destroy it",
+            target.display()
+        ))
+    };
+    if let Some(t) = kept.as_ref().and_then(|(p, _)| written(p)) {
+        return refuse("the baseline this run reads", t);
+    }
+    let explicit: HashSet<FileId> = args
+        .input
+        .paths
+        .iter()
+        .filter_map(|p| FileId::of(p))
+        .collect();
+    let mut left_out = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        match input {
+            Input::Path(p) => {
+                if let Some(t) = written(p) {
+                    let named = FileId::of(p).is_some_and(|id| explicit.contains(&id));
+                    let a_log = std::fs::read(p)
+                        .is_ok_and(|b| trajlint::formats::detect::detect(&b).is_some());
+                    if named || a_log {
+                        return refuse("an input", t);
+                    }
+                    left_out.push(k);
+                } else if kept
+                    .as_ref()
+                    .is_some_and(|(_, id)| FileId::of(p).as_ref() == Some(id))
+                    && !FileId::of(p).is_some_and(|id| explicit.contains(&id))
+                {
+                    left_out.push(k);
+                }
+            }
+            Input::Events { files, .. } => {
+                if let Some(t) = files.iter().find_map(|f| written(f)) {
+                    return refuse("an input", t);
+                }
+            }
+            _ => {}
+        }
+    }
+    for k in left_out.into_iter().rev() {
+        inputs.remove(k);
+    }
+    Ok(())
+}
+
+/// What tells a file apart from every other, hard links included: its device and inode where
+/// the system has them, else its canonical path.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+impl FileId {
+    fn of(p: &Path) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let m = std::fs::metadata(p).ok()?;
+            Some(FileId::Inode(m.dev(), m.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            p.canonicalize().ok().map(FileId::Path)
+        }
     }
 }
 

@@ -77,6 +77,8 @@ struct RetryLists {
     again: Vec<String>,
     #[serde(default)]
     declined: Vec<String>,
+    #[serde(default)]
+    later: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -397,6 +399,8 @@ pub struct Lexicon {
     pub retry_again: Patterns,
     /// The agent's decision not to make a deferred call again ("not retrying").
     pub retry_declined: Patterns,
+    /// A retry put off, not declined ("until the limit resets").
+    pub retry_later: Patterns,
     pub commitment: Patterns,
     pub deferred: Patterns,
     pub not_commitment: Patterns,
@@ -599,7 +603,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 38] = [
+        let lists: [(&[String], &str); 39] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -612,6 +616,7 @@ impl Lexicon {
             (&merged.retry.notice, "retry.notice"),
             (&merged.retry.again, "retry.again"),
             (&merged.retry.declined, "retry.declined"),
+            (&merged.retry.later, "retry.later"),
             (&o.commitment, "obligation.commitment"),
             (&o.deferred, "obligation.deferred"),
             (&o.not_commitment, "obligation.not_commitment"),
@@ -674,6 +679,7 @@ impl Lexicon {
             retry_notice: next()?,
             retry_again: next()?,
             retry_declined: next()?,
+            retry_later: next()?,
             commitment: next()?,
             deferred: next()?,
             not_commitment: next()?,
@@ -789,6 +795,7 @@ fn merge(into: &mut File, f: File) {
     into.retry.notice.extend(f.retry.notice);
     into.retry.again.extend(f.retry.again);
     into.retry.declined.extend(f.retry.declined);
+    into.retry.later.extend(f.retry.later);
     let o = &mut into.obligation;
     o.commitment.extend(f.obligation.commitment);
     o.deferred.extend(f.obligation.deferred);

@@ -49,8 +49,13 @@ pub struct Baseline {
 
 impl Baseline {
     pub fn load(path: &Path) -> Result<Baseline, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read the baseline: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!(
+                "{}: cannot read the baseline: {}",
+                path.display(),
+                crate::io_why(&e)
+            )
+        })?;
         let f: File = serde_json::from_str(&text).map_err(|e| {
             // (serde_json appends the position, given here in front; its column is 0 at the
             // start of a line or the end of the input.)
@@ -101,6 +106,13 @@ impl Baseline {
             .iter()
             .filter(|(fp, file)| checked.contains(*file) && !matched.contains(*fp))
             .count()
+    }
+
+    /// Whether any entry names one of the `checked` files (as displayed).
+    pub fn names_any(&self, checked: &HashSet<String>) -> bool {
+        self.fingerprints
+            .values()
+            .any(|file| checked.contains(file))
     }
 
     pub fn len(&self) -> usize {

@@ -75,7 +75,12 @@ impl Renderer for Junit {
             let at = file.place(src, f.span);
             escape(&format!(
                 "{}:{}:{}: {}[{}] {}",
-                at.name, at.start.line, at.start.column, f.severity, f.rule.code, f.message
+                super::visible_name(at.name),
+                at.start.line,
+                at.start.column,
+                f.severity,
+                f.rule.code,
+                f.message
             ))
         };
         let (failing, other): (Vec<_>, Vec<_>) = file
