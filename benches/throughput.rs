@@ -267,6 +267,21 @@ fn worst_cases(lex: &Lexicon) {
         );
         chat(m)
     };
+    // Thousands of tools each deferring (429), then as many sentences each declining one by
+    // name: each is looked up per word, not against every tool waiting.
+    let declined = |k: usize| {
+        let mut m = vec![json!({"role": "user", "content": "Query every service."})];
+        for i in 0..k {
+            m.push(json!({"role": "assistant", "content": "", "tool_calls": [
+                {"id": format!("c{i}"), "type": "function",
+                 "function": {"name": format!("tool_{i}"), "arguments": "{}"}}]}));
+            m.push(json!({"role": "tool", "tool_call_id": format!("c{i}"),
+                          "content": "Error 429: rate limit exceeded, retry after 30 seconds."}));
+        }
+        m.push(json!({"role": "assistant", "content":
+            (0..k).map(|i| format!("Not retrying tool_{i}.")).collect::<Vec<_>>().join(" ")}));
+        chat(m)
+    };
     let tracker = |k: usize| {
         let mut m = vec![json!({"role": "user", "content": "Work through the tracker."})];
         for (i, command) in (0..k)
@@ -400,7 +415,7 @@ fn worst_cases(lex: &Lexicon) {
         }
         serde_json::to_vec(&ev).unwrap()
     };
-    let cases: [(&str, &Generator<'_>, usize); 14] = [
+    let cases: [(&str, &Generator<'_>, usize); 15] = [
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),
@@ -424,6 +439,7 @@ fn worst_cases(lex: &Lexicon) {
         ),
         ("a batch of failed calls, then user messages", &batch, 1_000),
         ("tracker items opened, then closed", &tracker, 2_500),
+        ("deferrals, each declined by name", &declined, 2_500),
         ("compactions", &compactions, 2_500),
         (
             "cancelled calls redone by a change of course",
