@@ -991,6 +991,23 @@ fn the_files_a_run_writes_are_never_its_inputs() {
         r.stderr
     );
     assert_eq!(std::fs::read(dir.join("keep.json")).unwrap(), kept);
+    // Refreshing the baseline in place, named by trajlint.toml or not, is how it is kept.
+    std::fs::write(dir.join("trajlint.toml"), "baseline = \"keep.json\"\n").unwrap();
+    for args in [
+        &["check", "logs", "--write-baseline", "keep.json"][..],
+        &[
+            "check",
+            "logs",
+            "--baseline",
+            "keep.json",
+            "--write-baseline",
+            "keep.json",
+        ],
+    ] {
+        let r = trajlint(args, &dir, None);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    }
+    std::fs::remove_file(dir.join("trajlint.toml")).unwrap();
     // A report written into the walked directory is not read back by the next run.
     for _ in 0..2 {
         let r = trajlint(

@@ -517,10 +517,12 @@ fn keep_inputs_safe(
             .flatten()
             .filter_map(|p| Some((p, FileId::of(p)?)))
             .collect();
+    // (Writing a baseline reads none: refreshing one in place is how it is kept up to date.)
     let kept = args
         .baseline
         .as_deref()
         .or(config_baseline)
+        .filter(|_| args.write_baseline.is_none())
         .and_then(|p| Some((p, FileId::of(p)?)));
     if writes.is_empty() && kept.is_none() {
         return Ok(());
