@@ -1177,4 +1177,27 @@ fn the_text_view_says_what_else_keeps_a_turn_live() {
     // A turn live for its own facts alone says nothing more.
     let promise = after("LIVE #5 ");
     assert!(!promise.contains("carries"), "{promise}");
+    // The compaction's turn says what it replaced and dropped; in our Claude Code fixture, also
+    // what the summary carried that later turns settled (the docs plan step and promise, done
+    // by the edits of turns 16 and 21; `settled_later` in the JSON).
+    assert!(
+        after("#12 ").contains("replaced turns 0..9, summary at turn 13; dropped: none"),
+        "{text}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args(["annotate", "--format", "text"])
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("corpus/fixtures/claude-code/compact-summary.jsonl"),
+        )
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "claude-code.compact_boundary replaced turns 0..12, summary at turn 14; dropped: [5]; \
+             carried, then settled: [2] at turn 16, [3] at turn 21"
+        ),
+        "{text}"
+    );
 }

@@ -226,6 +226,7 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
             a.facts.len()
         )?;
         let mut facts = a.facts.iter().peekable();
+        let mut compactions = traj.compactions.iter().zip(&a.audits).peekable();
         for (i, t) in traj.turns.iter().enumerate() {
             let (line, _) = report.source.line_col(t.span.start);
             let mark = match a.turns[i].verdict {
@@ -241,6 +242,32 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
             for c in &t.calls {
                 let args: String = c.arguments.chars().take(80).collect();
                 writeln!(out, "         call {}({})", c.name, args.replace('\n', " "))?;
+            }
+            // A compaction: what it replaced, what its summary dropped, and of what it carried
+            // what later turns settled.
+            while let Some((c, audit)) = compactions.next_if(|(c, _)| c.turn == i) {
+                let ids = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(", ");
+                let summary = c
+                    .summary_turn
+                    .map_or("no summary".to_string(), |s| format!("summary at turn {s}"));
+                let dropped = ids(&mut audit.dropped.iter().map(|id| format!("[{id}]")));
+                let settled = ids(&mut audit.carried().filter_map(|id| {
+                    let by = a.settled.get(id).copied().flatten()?;
+                    (by.turn > c.summary_turn?).then(|| format!("[{id}] at turn {}", by.turn))
+                }));
+                writeln!(
+                    out,
+                    "         {} replaced turns {}..{}, {summary}; dropped: {}{}",
+                    c.kind,
+                    c.replaced.0,
+                    c.replaced.1,
+                    if dropped.is_empty() { "none" } else { &dropped },
+                    if settled.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; carried, then settled: {settled}")
+                    }
+                )?;
             }
             while let Some(f) = facts.next_if(|f| f.turn == i) {
                 let (l, c) = report.source.line_col(f.span.start);
