@@ -93,10 +93,10 @@ fn resolve_with(
             .enumerate()
             .filter(|(_, u)| u.role == Role::Assistant)
     };
-    let tools: HashSet<&str> = traj
+    let tools: HashSet<String> = traj
         .turns
         .iter()
-        .flat_map(|u| u.calls.iter().map(|c| c.name.as_str()))
+        .flat_map(|u| u.calls.iter().map(|c| c.name.to_lowercase()))
         .collect();
     let frame = Frame {
         traj,
@@ -235,17 +235,15 @@ fn resolve_with(
                 FactKind::NullResult => pending.add(next_fact, f),
                 FactKind::Reference => {
                     // "that error", "the same kind of failure": an error result is what such
-                    // a description means, whatever words it holds; the last two stay. The
-                    // latest in view is its antecedent, unless the words found a later turn
-                    // (one that spoke of the error): "That failure is the backoff cap" after
-                    // a test run that printed only "FAILED … assert 60 <= 30".
+                    // a description means, whatever words it holds; the last two stay. Where
+                    // the words found no antecedent, the latest in view is it: "That failure is
+                    // the backoff cap" after a test run that printed only "FAILED … assert 60
+                    // <= 30". (Words that found one keep it: "the earlier error".)
                     if f.subkind == Subkind::Anaphoric && names_a_failure(&f.text) {
                         let latest = pending.errors.last().copied();
                         if let Some(e) = latest.filter(|&e| e >= view_start && e < t) {
-                            let found = f.antecedent.map(|a| a.turn);
-                            if found.is_none_or(|a| a < e) {
+                            if f.antecedent.is_none() {
                                 f.candidates.retain(|&c| c != e);
-                                f.candidates.extend(found);
                                 f.antecedent = Some(crate::extract::references::link(traj, e));
                                 f.status = Status::Bound;
                             }
@@ -280,8 +278,10 @@ const THE_MODEL: &str = "\0model";
 struct Pending {
     by_term: HashMap<String, Vec<usize>>,
     by_tool: HashMap<String, Vec<usize>>,
-    /// Deferrals waiting for a call again, of any tool (see `decline_retries`).
+    /// Deferrals waiting for a call again, of any tool, and by tool (its name in lowercase):
+    /// see `decline_retries`.
     retries: Vec<usize>,
+    retries_by_tool: HashMap<String, Vec<usize>>,
     by_todo: HashMap<String, Vec<usize>>,
     /// Items of an issue tracker opened from the shell (`bd update X --status in_progress`),
     /// by id: a command closing an id looks it up (scanning every item per command was
@@ -327,6 +327,12 @@ impl Pending {
             }
             if f.subkind == Subkind::ToolRetry {
                 self.retries.push(id);
+                if let Some(tool) = &f.tool {
+                    self.retries_by_tool
+                        .entry(tool.to_lowercase())
+                        .or_default()
+                        .push(id);
+                }
             }
         }
         match f
@@ -368,10 +374,13 @@ impl Pending {
         t: usize,
         facts: &mut [Fact],
         link: Link,
-        tools: &HashSet<&str>,
+        tools: &HashSet<String>,
     ) {
-        let named: Vec<&str> = sentence
-            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        // (Tool names as words: `web_search`, `browser.open`, `WebFetch`; a sentence's own
+        // full stop is no part of one.)
+        let named: Vec<String> = sentence
+            .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '.')))
+            .map(|w| w.trim_end_matches('.').to_lowercase())
             .filter(|w| tools.contains(w))
             .collect();
         let settles = |id: usize, facts: &[Fact], frozen: &[bool]| {
@@ -387,18 +396,10 @@ impl Pending {
             return;
         }
         for tool in named {
-            let Some(ids) = self.by_tool.get_mut(tool) else {
-                continue;
-            };
-            ids.retain(|&id| {
-                let settled = settles(id, facts, &self.frozen);
-                if settled {
+            for id in self.retries_by_tool.remove(&tool).unwrap_or_default() {
+                if settles(id, facts, &self.frozen) {
                     resolved(&mut facts[id], link);
                 }
-                !settled
-            });
-            if ids.is_empty() {
-                self.by_tool.remove(tool);
             }
         }
     }
@@ -966,8 +967,8 @@ struct Frame<'a> {
     lex: &'a Lexicon,
     /// The participants of a multi-agent log (AG2 experts, Magentic-One's WebSurfer).
     speakers: &'a HashSet<&'a str>,
-    /// The names of the tools the log calls.
-    tools: &'a HashSet<&'a str>,
+    /// The names of the tools the log calls, in lowercase.
+    tools: &'a HashSet<String>,
     opener: Option<usize>,
     final_turn: Option<usize>,
 }
@@ -1073,7 +1074,7 @@ fn resolve_with_prose(
             if assistant
                 && !pending.retries.is_empty()
                 && lex.retry_declined.is_match(sentence)
-                && !lex.retry_later.is_match(sentence)
+                && !lex.retry_not_declined.is_match(sentence)
             {
                 pending.decline_retries(sentence, t, facts, link, frame.tools);
             }

@@ -330,6 +330,42 @@ fn a_baseline_that_names_none_of_the_files_checked_is_said() {
         "{}",
         elsewhere.stderr
     );
+    // A new log checked against a baseline of others is no baseline written elsewhere.
+    copy_fixture(&dir, "compacted.jsonl", "runs/new.jsonl");
+    let subset = run(&["runs/new.jsonl", "--baseline", "b.json"], &dir);
+    assert_eq!(subset.code, 1, "{}", subset.stdout);
+    assert!(!subset.stderr.contains("names none"), "{}", subset.stderr);
+    // With trajlint.toml, entries name files from its directory wherever the baseline was
+    // written: one written from `runs/` still tells, from the root, which entries are stale.
+    std::fs::write(dir.join("trajlint.toml"), "").unwrap();
+    let r = trajlint(
+        &["check", "a.jsonl", "--write-baseline", "../c.json"],
+        &dir.join("runs"),
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let c = std::fs::read_to_string(dir.join("c.json")).unwrap();
+    assert!(c.contains(r#""file":"runs/a.jsonl""#), "{c}");
+    let log = std::fs::read_to_string(dir.join("runs/a.jsonl")).unwrap();
+    let fewer: Vec<&str> = log.lines().filter(|l| !l.contains("rate limit")).collect();
+    std::fs::write(dir.join("runs/a.jsonl"), fewer.join("\n") + "\n").unwrap();
+    let r = trajlint(
+        &[
+            "check",
+            "runs/a.jsonl",
+            "--baseline",
+            "c.json",
+            "--output-format",
+            "concise",
+        ],
+        &dir,
+        None,
+    );
+    assert!(
+        r.stdout.contains("1 baseline entry no longer occurs"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -957,6 +993,41 @@ fn the_files_a_run_writes_are_never_its_inputs() {
         );
     }
     std::fs::remove_file(dir.join("hard-link.jsonl")).unwrap();
+    // Standard input redirected from the very file to write.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args(["check", "--isolated", "-", "-o", "logs/a.jsonl"])
+        .current_dir(&dir)
+        .stdin(std::fs::File::open(dir.join("logs/a.jsonl")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is the standard input"));
+    assert_eq!(std::fs::read(dir.join("logs/a.jsonl")).unwrap(), log);
+    // A walked file that only a forced format reads as a log is a log too.
+    // (Its first message is longer than detection reads.)
+    let notes = format!(
+        "User: {}\n\nAssistant: I will fix it later.\n",
+        "word ".repeat(80_000)
+    );
+    std::fs::write(dir.join("logs/notes.txt"), notes).unwrap();
+    let r = trajlint(
+        &[
+            "check",
+            "--isolated",
+            "--input-format",
+            "text",
+            "logs",
+            "-o",
+            "logs/notes.txt",
+        ],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(std::fs::read_to_string(dir.join("logs/notes.txt"))
+        .unwrap()
+        .starts_with("User:"));
+    std::fs::remove_file(dir.join("logs/notes.txt")).unwrap();
     // The baseline the run keeps is no file to write.
     let r = trajlint(
         &[

@@ -2665,6 +2665,16 @@ fn a_decision_not_to_retry_settles_the_deferral() {
         run("Not retrying crates_io, the version is in Cargo.lock."),
         [(2, false), (3, true)]
     );
+    // (In any case; and a name of another tool declines that tool's alone: none here.)
+    assert_eq!(
+        run("I won't retry WEB_SEARCH, the docs are local."),
+        [(2, true), (3, false)]
+    );
+    assert_eq!(
+        run("I won't retry read_file or edit_file now."),
+        [(2, true), (3, true)],
+        "no tool of the log is named"
+    );
     for kept in [
         "I will retry in 30 seconds.",
         "There is no retry logic in the client.",
@@ -2674,9 +2684,35 @@ fn a_decision_not_to_retry_settles_the_deferral() {
         "I will not stop retrying until the search works.",
         "I won't retry until the rate limit resets.",
         "Retrying because the connection dropped earlier.",
+        "The tests pass, so there is no need to run them again.",
+        "Clients should not retry on most 4xx errors, but a 429 is worth another attempt.",
+        "I'm not retrying blindly; I'll wait 30 seconds and try the search again.",
     ] {
         assert_eq!(run(kept), [(2, false), (3, false)], "{kept}");
     }
+}
+
+/// A description of a failure whose words found its antecedent keeps it: "The earlier error"
+/// after two failed runs is the first one's, not the latest failure's.
+#[test]
+fn a_failure_the_words_found_keeps_its_antecedent() {
+    let a = analyse(json!([
+        {"role": "user", "content": "The nightly job fails. Please fix it."},
+        {"role": "assistant", "content": null, "tool_calls": [bash("c1", "python -m pytest -q")]},
+        {"role": "tool", "tool_call_id": "c1", "content":
+            "E   ImportError: cannot import name 'parse_date' from 'utils.dates'\nERROR: 1 error during collection"},
+        {"role": "assistant", "content": "I renamed the import back to parse_date.", "tool_calls": [
+            bash("c2", "sed -i 's/parse_day/parse_date/' app.py")]},
+        {"role": "tool", "tool_call_id": "c2", "content": ""},
+        {"role": "assistant", "content": null, "tool_calls": [bash("c3", "python -m pytest -q")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "FAILED tests/test_dates.py::test_tz - assert 60 <= 30"},
+        {"role": "assistant", "content": "The earlier error is gone; this one is a timezone assertion."},
+    ]));
+    let earlier = of_kind(&a, &[Subkind::Anaphoric])
+        .into_iter()
+        .find(|f| f.text == "The earlier error")
+        .expect("the reference");
+    assert_eq!(earlier.antecedent.map(|l| l.turn), Some(2), "{earlier:?}");
 }
 
 /// A plan written through a call whose arguments are a JSON string (OpenAI chat, Codex's

@@ -112,6 +112,8 @@ fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
 /// What the parallel step hands to the ordered step for one input.
 struct Outcome {
     name: String,
+    /// The file's path from the project root, as fingerprints and baseline entries name it.
+    key: String,
     /// Read diagnostics for stderr.
     diagnostics: String,
     /// The format's output for this file.
@@ -420,7 +422,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 return;
             }
             summary.files += 1;
+            // (Entries name a file by its path from the root; older baselines as displayed.)
             checked.insert(o.name.clone());
+            checked.insert(o.key.clone());
             if let Some(e) = o.error {
                 summary.errors.push(e);
             }
@@ -436,7 +440,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 summary.add(f);
             }
             if writing_baseline {
-                baseline_entries.extend(o.findings.iter().map(baseline::Entry::of));
+                baseline_entries.extend(o.findings.iter().map(|f| baseline::Entry {
+                    file: o.key.clone(),
+                    ..baseline::Entry::of(f)
+                }));
             } else {
                 let res = match &progress {
                     Some(pb) => pb.suspend(|| output.put(&o.chunk)),
@@ -453,9 +460,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     }
     if let Some(b) = &plan.baseline {
         summary.stale_baseline = b.stale(&matched, &checked);
-        // Entries name files by their path from the working directory (or trajlint.toml's):
-        // a baseline written from elsewhere matches nothing, which is said, not passed over.
-        if !b.is_empty() && summary.files > 0 && matched.is_empty() && !b.names_any(&checked) {
+        // Entries name files by their path from trajlint.toml's directory (or the working
+        // directory): a baseline written from elsewhere names files that are not there from
+        // here and matches nothing, which is said, not passed over.
+        if summary.files > 0 && matched.is_empty() && b.names_only_missing(&plan.config.root) {
             eprintln!(
                 "warning: the baseline names none of the files checked: its paths are from the \
                  directory it was written in (or trajlint.toml's); run from there, or write it again"
@@ -552,8 +560,10 @@ fn keep_inputs_safe(
             Input::Path(p) => {
                 if let Some(t) = written(p) {
                     let named = FileId::of(p).is_some_and(|id| explicit.contains(&id));
-                    let a_log = std::fs::read(p)
-                        .is_ok_and(|b| trajlint::formats::detect::detect(&b).is_some());
+                    // (A format given on the command line makes every file read a log.)
+                    let a_log = args.input.input_format.is_some()
+                        || std::fs::read(p)
+                            .is_ok_and(|b| trajlint::formats::detect::detect(&b).is_some());
                     if named || a_log {
                         return refuse("an input", t);
                     }
@@ -569,6 +579,14 @@ fn keep_inputs_safe(
             Input::Events { files, .. } => {
                 if let Some(t) = files.iter().find_map(|f| written(f)) {
                     return refuse("an input", t);
+                }
+            }
+            // (Standard input redirected from a file: `check - -o log.jsonl < log.jsonl`.)
+            Input::Stdin => {
+                if let Some(t) = FileId::of_stdin()
+                    .and_then(|id| writes.iter().find(|(_, w)| *w == id).map(|&(w, _)| w))
+                {
+                    return refuse("the standard input", t);
                 }
             }
             _ => {}
@@ -591,6 +609,18 @@ enum FileId {
 }
 
 impl FileId {
+    /// The file standard input reads, when it is one (not a pipe or a terminal).
+    fn of_stdin() -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            FileId::of(Path::new("/dev/stdin"))
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+
     fn of(p: &Path) -> Option<FileId> {
         #[cfg(unix)]
         {
@@ -617,10 +647,11 @@ fn one_file(
         Ok(r) => r,
         Err(e) => {
             let name = path.map_or("-".into(), display_name);
+            let key = path.map_or_else(|| name.clone(), |p| plan.config.relative(p, &plan.cwd));
             // (The reason alone: the formats name the file themselves.)
             let prefix = format!("{}: ", path.map_or("-".into(), |p| p.display().to_string()));
             let why = e.strip_prefix(&prefix).map_or(e.clone(), str::to_string);
-            return failed(plan, name, String::new(), why, None);
+            return failed(plan, (name, key), String::new(), why, None);
         }
     };
     if let (None, Some(n)) = (path, &plan.stdin_name) {
@@ -628,6 +659,7 @@ fn one_file(
     }
     let name = path.map_or_else(|| report.source.name.clone(), display_name);
     let key_path: PathBuf = path.map_or_else(|| PathBuf::from(&name), Path::to_path_buf);
+    let rel = plan.config.relative(&key_path, &plan.cwd);
 
     // Read diagnostics: errors and warnings (notes are for `annotate`).
     let mut diagnostics = String::new();
@@ -639,6 +671,7 @@ fn one_file(
         ));
         return Outcome {
             name,
+            key: rel,
             diagnostics,
             chunk: Vec::new(),
             findings: Vec::new(),
@@ -647,7 +680,6 @@ fn one_file(
             skipped: true,
         };
     }
-    let rel = plan.config.relative(&key_path, &plan.cwd);
     let ignored = plan.config.ignored_for(&rel);
     let active = plan.selection.active(plan.cat, &ignored);
     // (A record lost in a file otherwise read is a finding of `unreadable-record` when that
@@ -682,7 +714,7 @@ fn one_file(
         let at = first_error
             .map(|i| report.source.place(i.span.start))
             .and_then(|(part, line, column)| part.is_none().then_some(Position { line, column }));
-        return failed(plan, name, diagnostics, why, at);
+        return failed(plan, (name, rel), diagnostics, why, at);
     }
 
     let display: Arc<str> = Arc::from(name.as_str());
@@ -724,6 +756,7 @@ fn one_file(
     };
     Outcome {
         name,
+        key: rel,
         diagnostics,
         chunk,
         findings,
@@ -735,7 +768,7 @@ fn one_file(
 
 fn failed(
     plan: &Plan<'_>,
-    name: String,
+    (name, key): (String, String),
     mut diagnostics: String,
     why: String,
     at: Option<Position>,
@@ -759,6 +792,7 @@ fn failed(
     };
     Outcome {
         name,
+        key,
         diagnostics,
         chunk,
         findings: Vec::new(),

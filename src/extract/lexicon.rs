@@ -78,7 +78,7 @@ struct RetryLists {
     #[serde(default)]
     declined: Vec<String>,
     #[serde(default)]
-    later: Vec<String>,
+    not_declined: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -399,8 +399,9 @@ pub struct Lexicon {
     pub retry_again: Patterns,
     /// The agent's decision not to make a deferred call again ("not retrying").
     pub retry_declined: Patterns,
-    /// A retry put off, not declined ("until the limit resets").
-    pub retry_later: Patterns,
+    /// A retry put off ("until the limit resets") or spoken of in general ("should not retry"):
+    /// not declined.
+    pub retry_not_declined: Patterns,
     pub commitment: Patterns,
     pub deferred: Patterns,
     pub not_commitment: Patterns,
@@ -616,7 +617,7 @@ impl Lexicon {
             (&merged.retry.notice, "retry.notice"),
             (&merged.retry.again, "retry.again"),
             (&merged.retry.declined, "retry.declined"),
-            (&merged.retry.later, "retry.later"),
+            (&merged.retry.not_declined, "retry.not_declined"),
             (&o.commitment, "obligation.commitment"),
             (&o.deferred, "obligation.deferred"),
             (&o.not_commitment, "obligation.not_commitment"),
@@ -679,7 +680,7 @@ impl Lexicon {
             retry_notice: next()?,
             retry_again: next()?,
             retry_declined: next()?,
-            retry_later: next()?,
+            retry_not_declined: next()?,
             commitment: next()?,
             deferred: next()?,
             not_commitment: next()?,
@@ -795,7 +796,7 @@ fn merge(into: &mut File, f: File) {
     into.retry.notice.extend(f.retry.notice);
     into.retry.again.extend(f.retry.again);
     into.retry.declined.extend(f.retry.declined);
-    into.retry.later.extend(f.retry.later);
+    into.retry.not_declined.extend(f.retry.not_declined);
     let o = &mut into.obligation;
     o.commitment.extend(f.obligation.commitment);
     o.deferred.extend(f.obligation.deferred);

@@ -108,11 +108,15 @@ impl Baseline {
             .count()
     }
 
-    /// Whether any entry names one of the `checked` files (as displayed).
-    pub fn names_any(&self, checked: &HashSet<String>) -> bool {
-        self.fingerprints
+    /// Whether the baseline names files (stdin aside) and none of them is at its path from
+    /// `root`: it was written from another directory.
+    pub fn names_only_missing(&self, root: &Path) -> bool {
+        let mut files = self
+            .fingerprints
             .values()
-            .any(|file| checked.contains(file))
+            .filter(|f| f.as_str() != "-")
+            .peekable();
+        files.peek().is_some() && files.all(|f| !root.join(f).exists())
     }
 
     pub fn len(&self) -> usize {
