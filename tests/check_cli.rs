@@ -366,6 +366,65 @@ fn a_baseline_that_names_none_of_the_files_checked_is_said() {
         "{}",
         r.stdout
     );
+    // A file checked from `runs/` whose displayed name is another file's path from the root
+    // (`a.jsonl` beside trajlint.toml) leaves that file's entries alone.
+    copy_fixture(&dir, "compacted.jsonl", "a.jsonl");
+    let r = trajlint(
+        &[
+            "check",
+            "a.jsonl",
+            "runs/a.jsonl",
+            "--write-baseline",
+            "d.json",
+        ],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = trajlint(
+        &[
+            "check",
+            "a.jsonl",
+            "--baseline",
+            "../d.json",
+            "--output-format",
+            "concise",
+        ],
+        &dir.join("runs"),
+        None,
+    );
+    assert!(!r.stdout.contains("no longer occur"), "{}", r.stdout);
+    // Standard input's entries, from a subdirectory: checked again, they are no baseline
+    // written elsewhere.
+    let log = std::fs::read(dir.join("runs/a.jsonl")).unwrap();
+    let r = trajlint(
+        &["check", "-", "--write-baseline", "../e.json"],
+        &dir.join("runs"),
+        Some(&log),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // (Its findings since fixed: the first lines only.)
+    let head: Vec<u8> = String::from_utf8(log)
+        .unwrap()
+        .lines()
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .into_bytes();
+    let r = trajlint(
+        &[
+            "check",
+            "-",
+            "--baseline",
+            "../e.json",
+            "--output-format",
+            "concise",
+        ],
+        &dir.join("runs"),
+        Some(&head),
+    );
+    assert!(r.stdout.contains("no longer occur"), "{}", r.stdout);
+    assert!(!r.stderr.contains("names none"), "{}", r.stderr);
 }
 
 #[test]

@@ -111,7 +111,6 @@ fn usage_error(msg: impl std::fmt::Display) -> ExitCode {
 
 /// What the parallel step hands to the ordered step for one input.
 struct Outcome {
-    name: String,
     /// The file's path from the project root, as fingerprints and baseline entries name it.
     key: String,
     /// Read diagnostics for stderr.
@@ -422,8 +421,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                 return;
             }
             summary.files += 1;
-            // (Entries name a file by its path from the root; older baselines as displayed.)
-            checked.insert(o.name.clone());
+            // (By its path from the root, as baseline entries name it.)
             checked.insert(o.key.clone());
             if let Some(e) = o.error {
                 summary.errors.push(e);
@@ -463,7 +461,11 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         // Entries name files by their path from trajlint.toml's directory (or the working
         // directory): a baseline written from elsewhere names files that are not there from
         // here and matches nothing, which is said, not passed over.
-        if summary.files > 0 && matched.is_empty() && b.names_only_missing(&plan.config.root) {
+        if summary.files > 0
+            && matched.is_empty()
+            && !b.names_any(&checked)
+            && b.names_only_missing(&plan.config.root)
+        {
             eprintln!(
                 "warning: the baseline names none of the files checked: its paths are from the \
                  directory it was written in (or trajlint.toml's); run from there, or write it again"
@@ -670,7 +672,6 @@ fn one_file(
             "{name}: warning: skipped: no known log format matches this file\n"
         ));
         return Outcome {
-            name,
             key: rel,
             diagnostics,
             chunk: Vec::new(),
@@ -755,7 +756,6 @@ fn one_file(
         })
     };
     Outcome {
-        name,
         key: rel,
         diagnostics,
         chunk,
@@ -791,7 +791,6 @@ fn failed(
         None => name.clone(),
     };
     Outcome {
-        name,
         key,
         diagnostics,
         chunk,

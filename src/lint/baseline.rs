@@ -108,6 +108,13 @@ impl Baseline {
             .count()
     }
 
+    /// Whether any entry names one of the `checked` files (by path from the root).
+    pub fn names_any(&self, checked: &HashSet<String>) -> bool {
+        self.fingerprints
+            .values()
+            .any(|file| checked.contains(file))
+    }
+
     /// Whether the baseline names files (stdin aside) and none of them is at its path from
     /// `root`: it was written from another directory.
     pub fn names_only_missing(&self, root: &Path) -> bool {
