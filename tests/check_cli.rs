@@ -1062,6 +1062,25 @@ fn the_files_a_run_writes_are_never_its_inputs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is the standard input"));
     assert_eq!(std::fs::read(dir.join("logs/a.jsonl")).unwrap(), log);
+    // Writing what is no regular file destroys nothing: `-o /dev/null` with stdin from /dev/null.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args([
+            "check",
+            "--isolated",
+            "logs/a.jsonl",
+            "-",
+            "-o",
+            "/dev/null",
+        ])
+        .current_dir(&dir)
+        .stdin(std::fs::File::open("/dev/null").unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("would destroy"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A walked file that only a forced format reads as a log is a log too.
     // (Its first message is longer than detection reads.)
     let notes = format!(

@@ -521,10 +521,12 @@ fn keep_inputs_safe(
     config_baseline: Option<&Path>,
     inputs: &mut Vec<Input>,
 ) -> Result<(), String> {
+    // (Only a regular file is destroyed by writing it: not /dev/null, a pipe or a terminal.)
     let writes: Vec<(&Path, FileId)> =
         [args.output_file.as_deref(), args.write_baseline.as_deref()]
             .into_iter()
             .flatten()
+            .filter(|p| p.is_file())
             .filter_map(|p| Some((p, FileId::of(p)?)))
             .collect();
     // (Writing a baseline reads none: refreshing one in place is how it is kept up to date.)
