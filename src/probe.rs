@@ -159,11 +159,26 @@ pub fn carried_by_summaries(
 /// ([`crate::resolve::settled_through_compactions`]): after the summary, the agent works from
 /// what the summary told it, and does the work or records the absence there.
 fn owed(settled: &[Option<Link>], (s, id): (usize, usize), now: usize) -> bool {
-    !settled
-        .get(id)
-        .copied()
-        .flatten()
-        .is_some_and(|r| s < r.turn && r.turn < now)
+    settled_after(settled, s, id).is_none_or(|r| r.turn >= now)
+}
+
+/// What settled fact `id` in a turn after summary turn `s`, if one did (see [`owed`]).
+fn settled_after(settled: &[Option<Link>], s: usize, id: usize) -> Option<Link> {
+    settled.get(id).copied().flatten().filter(|r| r.turn > s)
+}
+
+/// Of the live facts a compaction's summary (in turn `summary_turn`) carried, those a later
+/// turn settled, with what settled each: the summary no longer holds them.
+pub fn settled_later<'a>(
+    report: &'a ProbeReport,
+    summary_turn: Option<usize>,
+    settled: &'a [Option<Link>],
+) -> impl Iterator<Item = (usize, Link)> + 'a {
+    summary_turn.into_iter().flat_map(move |s| {
+        report
+            .carried()
+            .filter_map(move |id| Some((id, settled_after(settled, s, id)?)))
+    })
 }
 
 /// The facts by the turns that make them live (`live_facts`), worked out once: each span asked

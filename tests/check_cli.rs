@@ -11,9 +11,14 @@ const SESSION: &str = "tests/fixtures/check/session.jsonl";
 const COMPACTED: &str = "tests/fixtures/check/compacted.jsonl";
 
 fn check(args: &[&str]) -> Run {
+    check_in(&root(), args)
+}
+
+/// `check --isolated ARGS` run in `dir`.
+fn check_in(dir: &Path, args: &[&str]) -> Run {
     let mut all = vec!["check", "--isolated"];
     all.extend_from_slice(args);
-    trajlint(&all, &root(), None)
+    trajlint(&all, dir, None)
 }
 
 /// The rule codes of concise output, in order.
@@ -297,12 +302,6 @@ fn unbound_reference_does_what_its_doc_says() {
         ]),
         0
     );
-}
-
-fn check_in(dir: &Path, args: &[&str]) -> Run {
-    let mut all = vec!["check", "--isolated"];
-    all.extend_from_slice(args);
-    trajlint(&all, dir, None)
 }
 
 /// Baseline entries name files from the directory the baseline was written in: run from
@@ -1036,9 +1035,7 @@ fn the_files_a_run_writes_are_never_its_inputs() {
     ] {
         let _ = std::fs::remove_file(dir.join("hard-link.jsonl"));
         std::fs::hard_link(dir.join("logs/a.jsonl"), dir.join("hard-link.jsonl")).unwrap();
-        let mut all = vec!["check", "--isolated"];
-        all.extend_from_slice(args);
-        let r = trajlint(&all, &dir, None);
+        let r = check_in(&dir, args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(
             r.stderr.contains("writing it would destroy it"),
@@ -1197,9 +1194,7 @@ fn no_log_found_is_an_error() {
         &["empty", "notes", "--exit-zero"],
         &["empty", "--output-format", "json"],
     ] {
-        let mut all = vec!["check", "--isolated"];
-        all.extend_from_slice(args);
-        let r = trajlint(&all, &dir, None);
+        let r = check_in(&dir, args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(
             r.stderr.contains("error: no trajectory log found under "),

@@ -539,17 +539,14 @@ fn keep_inputs_safe(
     if writes.is_empty() && kept.is_none() {
         return Ok(());
     }
-    let written = |p: &Path| {
-        let id = FileId::of(p)?;
-        writes.iter().find(|(_, w)| *w == id).map(|&(w, _)| w)
-    };
+    let written = |id: &FileId| writes.iter().find(|(_, w)| w == id).map(|&(w, _)| w);
     let refuse = |what: &str, target: &Path| {
         Err(format!(
             "{}: is {what} and the file to write (-o or --write-baseline): writing it would destroy it",
             target.display()
         ))
     };
-    if let Some(t) = kept.as_ref().and_then(|(p, _)| written(p)) {
+    if let Some(t) = kept.as_ref().and_then(|(_, id)| written(id)) {
         return refuse("the baseline this run reads", t);
     }
     let explicit: HashSet<FileId> = args
@@ -562,8 +559,11 @@ fn keep_inputs_safe(
     for (k, input) in inputs.iter().enumerate() {
         match input {
             Input::Path(p) => {
-                if let Some(t) = written(p) {
-                    let named = FileId::of(p).is_some_and(|id| explicit.contains(&id));
+                let Some(id) = FileId::of(p) else {
+                    continue;
+                };
+                let named = explicit.contains(&id);
+                if let Some(t) = written(&id) {
                     // (A format given on the command line makes every file read a log.)
                     let a_log = args.input.input_format.is_some()
                         || std::fs::read(p)
@@ -572,24 +572,18 @@ fn keep_inputs_safe(
                         return refuse("an input", t);
                     }
                     left_out.push(k);
-                } else if kept
-                    .as_ref()
-                    .is_some_and(|(_, id)| FileId::of(p).as_ref() == Some(id))
-                    && !FileId::of(p).is_some_and(|id| explicit.contains(&id))
-                {
+                } else if !named && kept.as_ref().is_some_and(|(_, kept)| *kept == id) {
                     left_out.push(k);
                 }
             }
             Input::Events { files, .. } => {
-                if let Some(t) = files.iter().find_map(|f| written(f)) {
+                if let Some(t) = files.iter().find_map(|f| written(&FileId::of(f)?)) {
                     return refuse("an input", t);
                 }
             }
             // (Standard input redirected from a file: `check - -o log.jsonl < log.jsonl`.)
             Input::Stdin => {
-                if let Some(t) = FileId::of_stdin()
-                    .and_then(|id| writes.iter().find(|(_, w)| *w == id).map(|&(w, _)| w))
-                {
+                if let Some(t) = FileId::of_stdin().and_then(|id| written(&id)) {
                     return refuse("the standard input", t);
                 }
             }

@@ -174,16 +174,13 @@ fn build<'a>(
                     .get(k)
                     .map(|r| r.dropped.clone())
                     .unwrap_or_default(),
-                settled_later: match (c.summary_turn, a.audits.get(k)) {
-                    (Some(s), Some(audit)) => audit
-                        .carried()
-                        .filter_map(|id| {
-                            let by = a.settled.get(id).copied().flatten()?;
-                            (by.turn > s).then_some(SettledOut { fact: id, by })
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                },
+                settled_later: a
+                    .audits
+                    .get(k)
+                    .into_iter()
+                    .flat_map(|r| crate::probe::settled_later(r, c.summary_turn, &a.settled))
+                    .map(|(fact, by)| SettledOut { fact, by })
+                    .collect(),
             })
             .collect(),
     }
@@ -251,10 +248,11 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                     .summary_turn
                     .map_or("no summary".to_string(), |s| format!("summary at turn {s}"));
                 let dropped = ids(&mut audit.dropped.iter().map(|id| format!("[{id}]")));
-                let settled = ids(&mut audit.carried().filter_map(|id| {
-                    let by = a.settled.get(id).copied().flatten()?;
-                    (by.turn > c.summary_turn?).then(|| format!("[{id}] at turn {}", by.turn))
-                }));
+                let settled =
+                    ids(
+                        &mut crate::probe::settled_later(audit, c.summary_turn, &a.settled)
+                            .map(|(id, by)| format!("[{id}] at turn {}", by.turn)),
+                    );
                 writeln!(
                     out,
                     "         {} replaced turns {}..{}, {summary}; dropped: {}{}",
