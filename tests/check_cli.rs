@@ -1245,6 +1245,76 @@ fn no_log_found_is_an_error() {
     );
 }
 
+/// A walk skips a file that holds no log (valid JSON of another tool), in `check` and
+/// `annotate` alike; but a document that is not valid JSON may be a log cut off (a Gemini
+/// session, an AutoGen team's messages, a Codex rollout cut in its first line): the run fails
+/// (exit 2), as it does when the file is named, so that a gate does not pass a run it did not
+/// see whole.
+#[test]
+fn a_walk_skips_other_files_but_not_a_cut_off_document() {
+    let dir = scratch("walk-cut-off");
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    copy_fixture(&dir, "session.jsonl", "logs/good.jsonl");
+    std::fs::write(
+        dir.join("logs/package.json"),
+        "{\"name\": \"x\", \"version\": \"1.0.0\"}\n",
+    )
+    .unwrap();
+    for command in ["check", "annotate"] {
+        let r = trajlint(&[command, "logs"], &dir, None);
+        assert_ne!(r.code, 2, "{command}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains("package.json: warning: skipped: no known log format matches this file"),
+            "{command}: {}",
+            r.stderr
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
+    for (fixture, cut) in [
+        ("gemini/session-fix-dates.json", 2000),
+        ("autogen/team-churn-report.json", 600),
+        ("codex/exec-json-legacy-port-conflict.jsonl", 40),
+    ] {
+        let bytes = std::fs::read(root.join(fixture)).unwrap();
+        std::fs::write(dir.join("logs/cut.json"), &bytes[..cut]).unwrap();
+        for command in ["check", "annotate"] {
+            let r = trajlint(&[command, "logs"], &dir, None);
+            assert_eq!(r.code, 2, "{fixture} {command}: {}", r.stderr);
+            assert!(
+                r.stderr.contains("cut.json:") && r.stderr.contains("not valid JSON"),
+                "{fixture} {command}: {}",
+                r.stderr
+            );
+        }
+    }
+}
+
+/// `annotate` fails (exit 2) when its output cannot be written, however small: the last
+/// buffered part is written at the end, and a full disk shows only then.
+#[cfg(target_os = "linux")]
+#[test]
+fn annotate_fails_when_its_output_cannot_be_written() {
+    let dir = scratch("annotate-full");
+    copy_fixture(&dir, "session.jsonl", "good.jsonl");
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let bin = env!("CARGO_BIN_EXE_trajlint");
+    for format in ["json", "text"] {
+        let out = std::process::Command::new(bin)
+            .args(["annotate", "--format", format, "good.jsonl"])
+            .current_dir(&dir)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("error: writing output: no space left on device"),
+            "{stderr}"
+        );
+    }
+}
+
 /// A run with inputs that could not be read does not close with "All checks passed": it says
 /// how many files were checked and how many inputs could not be read.
 #[test]

@@ -1,9 +1,11 @@
 //! `trajlint annotate`: the annotation contract as JSON Lines, or a human view.
 
 use super::{
-    collect_inputs, for_each_report, load_lexicon, no_log_found, print_read_issues, InputArgs,
+    collect_inputs, file_key, for_each_mapped, load_lexicon, no_log_found, print_read_issues,
+    Input, InputArgs,
 };
 use clap::ValueEnum;
+use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -31,35 +33,65 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     let mut out = std::io::BufWriter::new(stdout.lock());
     // The reader went away (`| head`): nothing more is written; the exit code stays the run's.
     let mut closed = false;
-    for_each_report(&inputs, input.input_format, &lex, |r| match r {
-        Err(e) => {
-            eprintln!("error: {e}");
+    // A file a walk met that holds no log (a `package.json`) is skipped, as `check` skips it;
+    // one named on the command line must be a log.
+    let named: HashSet<_> = input.paths.iter().map(|p| file_key(p)).collect();
+    let walked = |i: &Input| matches!(i, Input::Path(p) if !named.contains(&file_key(p)));
+    let mut logs = 0;
+    let map = |i: &Input, r| (walked(i), r);
+    for_each_mapped(
+        &inputs,
+        input.input_format,
+        &lex,
+        map,
+        |(walked, r)| match r {
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+            }
+            Ok(report) if walked && report.read.not_a_log => {
+                eprintln!(
+                    "{}: warning: skipped: no known log format matches this file",
+                    report.source.name
+                );
+            }
+            Ok(report) => {
+                logs += 1;
+                failed |= print_read_issues(&report);
+                if closed {
+                    return;
+                }
+                let res = match format {
+                    AnnotateFormat::Json => {
+                        trajlint::report::annotations::write_json(&mut out, &report)
+                    }
+                    AnnotateFormat::Text => {
+                        trajlint::report::annotations::write_text(&mut out, &report)
+                    }
+                };
+                match res {
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => closed = true,
+                    Err(e) => {
+                        eprintln!("error: writing output: {}", super::why(&e));
+                        failed = true;
+                    }
+                    Ok(()) => {}
+                }
+            }
+        },
+    );
+    // (A full disk shows up here for an output smaller than the buffer.)
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe && !closed => {
+            eprintln!("error: writing output: {}", super::why(&e));
             failed = true;
         }
-        Ok(report) => {
-            failed |= print_read_issues(&report);
-            if closed {
-                return;
-            }
-            let res = match format {
-                AnnotateFormat::Json => {
-                    trajlint::report::annotations::write_json(&mut out, &report)
-                }
-                AnnotateFormat::Text => {
-                    trajlint::report::annotations::write_text(&mut out, &report)
-                }
-            };
-            match res {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => closed = true,
-                Err(e) => {
-                    eprintln!("error: writing output: {e}");
-                    failed = true;
-                }
-                Ok(()) => {}
-            }
-        }
-    });
-    let _ = out.flush();
+        _ => {}
+    }
+    if logs == 0 && !failed {
+        eprintln!("error: {}", no_log_found(&input.paths));
+        failed = true;
+    }
     if failed {
         ExitCode::from(2)
     } else {

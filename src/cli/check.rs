@@ -661,7 +661,7 @@ fn one_file(
 
     // Read diagnostics: errors and warnings (notes are for `annotate`).
     let mut diagnostics = String::new();
-    let not_a_log = report.read.format.is_none();
+    let not_a_log = report.read.not_a_log;
     let explicit = path.is_none_or(|p| plan.explicit.contains(&file_key(p)));
     if not_a_log && !explicit {
         diagnostics.push_str(&format!(

@@ -403,19 +403,9 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
     }
 }
 
-/// Reads and analyses inputs in parallel, in chunks, handing each report to `emit` in input
-/// order. Memory holds one chunk of reports at a time, not the corpus.
-pub fn for_each_report(
-    inputs: &[Input],
-    forced: Option<Format>,
-    lex: &Lexicon,
-    emit: impl FnMut(Result<FileReport, String>),
-) {
-    for_each_mapped(inputs, forced, lex, |_, r| r, emit);
-}
-
-/// Like [`for_each_report`], with a step `map` that runs in parallel too (linting, rendering)
-/// before `emit` gets its result in input order.
+/// Reads and analyses inputs in parallel, in chunks, with a step `map` that runs in parallel too
+/// (linting, rendering) before `emit` gets its result in input order. Memory holds one chunk of
+/// reports at a time, not the corpus.
 pub fn for_each_mapped<T: Send>(
     inputs: &[Input],
     forced: Option<Format>,

@@ -454,7 +454,17 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
 fn sniff_broken(bytes: &[u8]) -> Option<Format> {
     let head = &bytes[..bytes.len().min(64 * 1024)];
     let has = |s: &str| memchr::memmem::find(head, s.as_bytes()).is_some();
-    if has("\"samples\"") && has("\"eval\"") {
+    // (Each by keys only its format writes near the start; the shared `"role"` and
+    // `"messages"` last.)
+    if has("\"parentUuid\"") || has("\"leafUuid\"") {
+        Some(Format::ClaudeCode)
+    } else if has("\"session_meta\"") || has("\"response_item\"") || has("\"turn_context\"") {
+        Some(Format::Codex)
+    } else if has("\"projectHash\"") {
+        Some(Format::Gemini)
+    } else if has("\"models_usage\"") {
+        Some(Format::Autogen)
+    } else if has("\"samples\"") && has("\"eval\"") {
         Some(Format::Inspect)
     } else if has("\"mistake_agent\"") || has("\"question_ID\"") {
         Some(Format::WhoAndWhen)
@@ -462,7 +472,7 @@ fn sniff_broken(bytes: &[u8]) -> Option<Format> {
         Some(Format::SweAgent)
     } else if has("\"observation\"") && has("\"source\"") {
         Some(Format::Openhands)
-    } else if has("\"traj\"") || has("\"role\"") {
+    } else if has("\"traj\"") || has("\"role\"") || has("\"messages\"") {
         Some(Format::OpenaiChat)
     } else {
         None

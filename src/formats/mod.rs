@@ -57,6 +57,10 @@ pub struct ReadOutput {
     pub format: Option<Format>,
     pub trajectories: Vec<Trajectory>,
     pub issues: Vec<ReadIssue>,
+    /// The content is whole and no log (a `package.json`, an empty file): a directory's walk
+    /// skips it. A broken document no format can be told in is not this: it may be a cut-off
+    /// log, and a gate must not pass a run it did not see whole.
+    pub not_a_log: bool,
 }
 
 impl ReadOutput {
@@ -625,7 +629,14 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
             let mut out = ReadOutput::default();
             if bytes.iter().all(|b| b.is_ascii_whitespace()) {
                 out.error(Span::new(0, 0), "the file is empty");
+                out.not_a_log = true;
+            } else if let Shape::BrokenDocument(e) = &shape {
+                out.json_error(
+                    e,
+                    "not valid JSON, and no known log format can be told in it",
+                );
             } else {
+                out.not_a_log = true;
                 out.issue(
                     Severity::Error,
                     Span::new(0, bytes.len().min(1)),
