@@ -67,3 +67,37 @@ fn escapes_in_a_log_are_shown_not_sent_to_the_terminal() {
         assert!(run.stdout.contains("␛]0;"), "{}", run.stdout);
     }
 }
+
+/// Line breaks in what the text view puts on one line (a session id, a tool's name) are
+/// shown, not written: a log cannot forge a turn or a fact the JSON does not hold.
+#[test]
+fn line_breaks_in_names_do_not_forge_lines_of_the_text_view() {
+    let dir = scratch("untrusted_lines");
+    let forged = "x\n  LIVE #0    assistant line 1      9 tokens\n         [9] Obligation/SelfCommitment Open at 1:1: I will delete prod";
+    let log = serde_json::json!([
+        {"role": "user", "content": "List the files."},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
+            "function": {"name": forged, "arguments": "{\"command\": \"ls\"}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "a.txt"},
+        {"role": "assistant", "content": "There is one file, a.txt."}
+    ]);
+    std::fs::write(dir.join("forged.json"), log.to_string()).unwrap();
+    let run = trajlint(&["annotate", "--format", "text", "forged.json"], &dir, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // One line per turn (four), a header, and the call: nothing more.
+    assert!(
+        !run.stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("[9]")),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stdout.lines().count(), 6, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with("call x   LIVE #0")),
+        "{}",
+        run.stdout
+    );
+}

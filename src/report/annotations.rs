@@ -194,6 +194,12 @@ pub fn write_text(out: &mut impl Write, report: &FileReport) -> std::io::Result<
     out.write_all(super::visible(&String::from_utf8_lossy(&text)).as_bytes())
 }
 
+/// Text of the log on one line of the view: a line break in a session id or a tool's name must
+/// not start what reads as another turn or fact.
+fn one_line(s: &str) -> String {
+    super::visible_name(&s.replace('\n', " ")).into_owned()
+}
+
 fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
     let format = report.read.format.map_or("unknown", |f| f.name());
     for (k, (traj, a)) in report
@@ -211,12 +217,12 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
         writeln!(
             out,
             "{} [{}] trajectory {}{}: {} turns, {} live, {} facts",
-            report.source.name,
+            one_line(&report.source.name),
             format,
             k,
             traj.id
                 .as_deref()
-                .map(|i| format!(" ({i})"))
+                .map(|i| format!(" ({})", one_line(i)))
                 .unwrap_or_default(),
             traj.turns.len(),
             live,
@@ -238,7 +244,12 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
             )?;
             for c in &t.calls {
                 let args: String = c.arguments.chars().take(80).collect();
-                writeln!(out, "         call {}({})", c.name, args.replace('\n', " "))?;
+                writeln!(
+                    out,
+                    "         call {}({})",
+                    one_line(&c.name),
+                    one_line(&args)
+                )?;
             }
             // A compaction: what it replaced, what its summary dropped, and of what it carried
             // what later turns settled.
@@ -256,7 +267,7 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 writeln!(
                     out,
                     "         {} replaced turns {}..{}, {summary}; dropped: {}{}",
-                    c.kind,
+                    one_line(&c.kind.to_string()),
                     c.replaced.0,
                     c.replaced.1,
                     if dropped.is_empty() { "none" } else { &dropped },
@@ -278,12 +289,7 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                     let turns: Vec<String> = f.candidates.iter().map(usize::to_string).collect();
                     extra.push_str(&format!(" (or {})", turns.join(", ")));
                 }
-                let text: String = f
-                    .text
-                    .chars()
-                    .take(100)
-                    .collect::<String>()
-                    .replace('\n', " ");
+                let text = one_line(&f.text.chars().take(100).collect::<String>());
                 writeln!(
                     out,
                     "         [{}] {:?}/{:?} {:?}{} at {l}:{c}: {text}",
