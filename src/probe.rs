@@ -299,8 +299,8 @@ pub struct Summary {
     /// Per clause: it holds a word of absence or failure.
     absence: Vec<bool>,
     /// Per unit: it says what it names is done, and nothing in it is still to do, negated or
-    /// wished for ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open
-    /// obligation.
+    /// wished for ("Updated the docs.", "[DONE] Rerun the tests"), or it drops the work
+    /// ("Skipping the docs update"): it carries no open obligation.
     settled: Vec<bool>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
@@ -382,16 +382,47 @@ impl Summary {
             }
             for w in verbatim_words(clause) {
                 add(verbatim_key(w), c);
+                // ("Flights HAT214-HAT219" names both.)
+                if w.contains('-') {
+                    for part in w.split('-').filter(|p| !p.is_empty()) {
+                        add(verbatim_key(part), c);
+                    }
+                }
             }
-            absence.push(absence_regex().is_match(clause) || lex.not_found.is_match(clause));
+            // ("Listed it without any errors", "it is not empty": success in negative words.)
+            let pseudo = lex.pseudo.find_all(clause);
+            let outside =
+                |(s, e): (usize, usize)| !pseudo.iter().any(|&(ps, pe)| ps <= s && e <= pe);
+            absence.push(
+                absence_regex()
+                    .find_iter(clause)
+                    .any(|m| outside((m.start(), m.end())))
+                    || lex.not_found.find_from(clause, 0).any(outside),
+            );
         }
         let settled = units
             .iter()
             .map(|&(s, e)| {
                 let unit = &text[s..e];
-                (lex.done.is_match(unit) || lex.reported.is_match(unit))
-                    && !lex.pending.is_match(unit)
-                    && !lex.not_done.is_match(unit)
+                // ("No work remains" leaves nothing pending.)
+                let nothing_pending = lex.nothing_pending.find_all(unit);
+                let pending = lex
+                    .pending
+                    .find_from(unit, 0)
+                    .any(|(ps, pe)| !nothing_pending.iter().any(|&(ns, ne)| ns <= ps && pe <= ne));
+                // A line that drops the work ("Skipping the docs update", "Decided not to
+                // update the docs") carries no open obligation either. ("Instead of" drops what
+                // follows it: "Update the docs instead of the README" still owes the docs.)
+                let drops = lex
+                    .dropped
+                    .find_from(unit, 0)
+                    .any(|(s, e)| !unit[s..e].eq_ignore_ascii_case("instead of"));
+                drops
+                    || (lex.done.is_match(unit)
+                        || lex.reported.is_match(unit)
+                        || !nothing_pending.is_empty())
+                        && !pending
+                        && !lex.not_done.is_match(unit)
             })
             .collect();
         Summary {
@@ -695,7 +726,7 @@ fn probe_facts(
     let checked: Vec<FactCheck> = ids
         .iter()
         .map(|&id| {
-            let mut c = carried(&facts[id], traj, summary, lex);
+            let mut c = carried(&facts[id], traj, (first, last), summary, lex);
             c.fact = id;
             c
         })
@@ -912,18 +943,30 @@ struct Wanted {
     reachable: bool,
 }
 
+/// What a fact asks of a place in the summary.
+#[derive(Clone, Copy, PartialEq)]
+enum Asks {
+    /// An obligation: its object, and its action unless named more fully.
+    Obligation,
+    /// A null result: what was looked for, in a clause with a word of absence or failure.
+    Absence,
+    /// A referent: its words, in one place.
+    Referent,
+}
+
 impl Wanted {
     /// Builds the wanted keys from content terms, identifiers and families; drops terms the
-    /// summary uses everywhere unless nothing else is left.
+    /// summary uses everywhere unless nothing else is left. `echoed` terms count as strong.
     fn new(
         summary: &Summary,
+        asks: Asks,
         content: Vec<String>,
         ids: Vec<String>,
         families: Vec<String>,
         base_need: usize,
-        absence: bool,
-        obligation: bool,
+        echoed: &[String],
     ) -> Wanted {
+        let (absence, obligation) = (asks == Asks::Absence, asks == Asks::Obligation);
         let mut content: Vec<String> = dedup(content);
         // In a clause with a word of absence, even a common term is about the absence; in a
         // unit, a term the summary uses everywhere says nothing.
@@ -955,7 +998,7 @@ impl Wanted {
         let strong: Vec<bool> = keys
             .iter()
             .enumerate()
-            .map(|(k, key)| k < f0 && summary.strong(key))
+            .map(|(k, key)| k < f0 && (summary.strong(key) || echoed.contains(key)))
             .collect();
         let independent: Vec<bool> = keys
             .iter()
@@ -1070,7 +1113,13 @@ fn quote(terms: &[String]) -> String {
 }
 
 /// Whether `summary` carries `fact`, and why. See the module documentation for the rule per kind.
-pub fn carried(fact: &Fact, traj: &Trajectory, summary: &Summary, lex: &Lexicon) -> FactCheck {
+pub fn carried(
+    fact: &Fact,
+    traj: &Trajectory,
+    (first, last): (usize, usize),
+    summary: &Summary,
+    lex: &Lexicon,
+) -> FactCheck {
     let _ = lex;
     let (wanted, what) = match fact.kind() {
         FactKind::Obligation => {
@@ -1082,12 +1131,12 @@ pub fn carried(fact: &Fact, traj: &Trajectory, summary: &Summary, lex: &Lexicon)
             (
                 Wanted::new(
                     summary,
+                    Asks::Obligation,
                     content,
                     text_ids(&fact.text),
                     families,
                     need,
-                    false,
-                    true,
+                    &[],
                 ),
                 "obligation",
             )
@@ -1096,9 +1145,30 @@ pub fn carried(fact: &Fact, traj: &Trajectory, summary: &Summary, lex: &Lexicon)
             // Identifiers in a failure message are often incidental (a version, a line): they
             // count, but are not required.
             let mut query = null_query(fact, traj);
+            // What the failure repeats of what was looked for names it on its own
+            // ("completions/ does not exist" for `ls: cannot access 'completions/'`).
+            // (Only words of the call: "directory" of "No such file or directory" names nothing.)
+            let said = terms(&fact.text);
+            let asked = traj
+                .call_of(fact.turn)
+                .map(|c| terms(&c.arguments))
+                .unwrap_or_default();
+            let echoed: Vec<String> = query
+                .iter()
+                .filter(|q| said.contains(q) && asked.contains(q))
+                .cloned()
+                .collect();
             query.extend(text_ids(&fact.text));
             (
-                Wanted::new(summary, query, Vec::new(), Vec::new(), 2, true, false),
+                Wanted::new(
+                    summary,
+                    Asks::Absence,
+                    query,
+                    Vec::new(),
+                    Vec::new(),
+                    2,
+                    &echoed,
+                ),
                 "null result",
             )
         }
@@ -1106,14 +1176,31 @@ pub fn carried(fact: &Fact, traj: &Trajectory, summary: &Summary, lex: &Lexicon)
             if fact.subkind == Subkind::Identifier {
                 return identifier(fact, summary);
             }
+            // What the replaced turns said of the referent: a candidate that stays in view
+            // needs no summary (its words in one carry nothing of the turns replaced).
+            let replaced: Vec<usize> = referent_turns(fact)
+                .filter(|t| (first..=last).contains(t))
+                .collect();
             let source = match fact.status {
+                Status::Bound if !replaced.is_empty() => replaced
+                    .into_iter()
+                    .flat_map(|t| antecedent_terms(traj, t))
+                    .collect(),
                 Status::Bound => referent_turns(fact)
                     .flat_map(|t| antecedent_terms(traj, t))
                     .collect(),
                 _ => terms(&fact.text),
             };
             (
-                Wanted::new(summary, source, Vec::new(), Vec::new(), 3, false, false),
+                Wanted::new(
+                    summary,
+                    Asks::Referent,
+                    source,
+                    Vec::new(),
+                    Vec::new(),
+                    3,
+                    &[],
+                ),
                 "referent",
             )
         }
@@ -1411,7 +1498,7 @@ mod tests {
 
     fn probe(f: &Fact, summary: &str) -> FactCheck {
         let l = lex();
-        carried(f, &traj(), &Summary::new(summary, &l), &l)
+        carried(f, &traj(), (0, usize::MAX), &Summary::new(summary, &l), &l)
     }
 
     #[test]
@@ -1484,6 +1571,58 @@ mod tests {
         ] {
             assert!(probe(&f, line).carried, "{line}");
         }
+    }
+
+    #[test]
+    fn a_line_dropping_an_open_obligation_or_saying_nothing_is_left_does_not_carry_it() {
+        let f = fact(
+            Subkind::SelfCommitment,
+            "I'll update the docs once the code compiles.",
+            &["updat", "doc", "@edit"],
+        );
+        for line in [
+            "Skipping the docs update because it is not needed.",
+            "Decided not to update the docs.",
+            "Do not update the docs.",
+            "The docs do not need an update.",
+            "The docs were already updated, so no work remains.",
+            "Docs: updated. Nothing else is pending.",
+        ] {
+            assert!(!probe(&f, line).carried, "{line}");
+        }
+        // Still owed, in negative words too.
+        for line in [
+            "The docs still need an update.",
+            "Update the docs (not done yet).",
+            "No tests were run; update the docs next.",
+        ] {
+            assert!(probe(&f, line).carried, "{line}");
+        }
+    }
+
+    #[test]
+    fn success_in_negative_words_does_not_carry_a_null_result() {
+        let f = fact(
+            Subkind::NotFound,
+            "ls: cannot access 'completions/': No such file or directory",
+            &["complet", "access", "directory"],
+        );
+        for line in [
+            "Listed the completions/ directory without any errors.",
+            "The completions/ directory is not empty.",
+            "No errors: the completions/ directory was listed.",
+        ] {
+            assert!(!probe(&f, line).carried, "{line}");
+        }
+        assert!(probe(&f, "The completions/ directory does not exist.").carried);
+    }
+
+    #[test]
+    fn identifiers_joined_by_a_hyphen_are_each_named() {
+        let mut f = fact(Subkind::Identifier, "HAT219", &[]);
+        f.status = Status::Bound;
+        assert!(probe(&f, "Flights HAT214-HAT219 (one-way).").carried);
+        assert!(!probe(&f, "Flights HAT214-HAT218.").carried);
     }
 
     #[test]

@@ -1201,3 +1201,35 @@ fn the_text_view_says_what_else_keeps_a_turn_live() {
         "{text}"
     );
 }
+
+/// The probe on our Claude Code fixture, checked by hand against the log. Turn 12 is the failed
+/// `ls completions/` (fact 5, unincorporated); turn 30's "It" points at turn 29, the report of
+/// the `--dry-run` run (tests pass, docs show the new spelling, a deprecation warning on
+/// stderr), with turns 15 and 26-28 as candidates.
+#[test]
+fn probe_names_what_was_looked_for_and_the_referent_of_the_turns_replaced() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/claude-code/compact-summary.jsonl");
+    let a = &load(&log)[0];
+    let passes = |first: usize, last: usize, summary: &str| {
+        a.probe(first, last, summary)
+            .unwrap_or_else(|e| panic!("{first}..{last}: {e}"))
+            .passed()
+    };
+    // The path the call asked for, said absent, names the failure on its own.
+    assert!(passes(11, 12, "completions/ does not exist."));
+    assert!(!passes(11, 12, "No such directory."));
+    // A summary of turn 29 carries what turn 29 said; words of turn 15 (a candidate that
+    // stays in view) carry nothing of it.
+    assert!(passes(
+        29,
+        29,
+        "Ran the CLI with --dry-run: all 31 tests pass, docs/usage.md shows the new spelling, \
+         stderr prints a deprecation warning."
+    ));
+    assert!(!passes(
+        29,
+        29,
+        "The user asked for the third approach from the list instead."
+    ));
+}
