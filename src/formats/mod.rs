@@ -104,6 +104,15 @@ impl ReadOutput {
         self.error(at, format!("{what}: {}", e.message));
     }
 
+    /// Puts every issue's span in a file of `len` bytes: an error found at its end ("found end
+    /// of input") points at the end, not at a byte past it.
+    fn within(&mut self, len: usize) {
+        for issue in &mut self.issues {
+            issue.span.end = issue.span.end.min(len);
+            issue.span.start = issue.span.start.min(issue.span.end);
+        }
+    }
+
     /// Reading failed as a whole: nothing usable came out and at least one error was reported.
     pub fn unreadable(&self) -> bool {
         self.trajectories.is_empty() && self.issues.iter().any(|i| i.severity == Severity::Error)
@@ -647,6 +656,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
                     )),
                 );
             }
+            out.within(bytes.len());
             return out;
         }
     };
@@ -689,12 +699,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
             format!("read as {} but found no conversation in it", format.name()),
         );
     }
-    // Every span lies in the file: an error found at its end ("found end of input") points at
-    // the end, not at a byte past it.
-    for issue in &mut out.issues {
-        issue.span.end = issue.span.end.min(bytes.len());
-        issue.span.start = issue.span.start.min(issue.span.end);
-    }
+    out.within(bytes.len());
     out
 }
 
