@@ -4885,3 +4885,40 @@ fn a_pronoun_after_the_colon_makes_only_a_distant_demonstrative_point_back() {
         .collect();
     assert_eq!(found, [(3, "that function")]);
 }
+
+/// A todo item is discharged by the call that does it, as a step of a plan in prose is
+/// (semantics.md: "a later tool call ... that performs it"), not only by a later todo write
+/// marking it completed: an agent that never updates its list again has still run the tests,
+/// committed and pushed.
+#[test]
+fn a_todo_item_is_discharged_by_the_call_that_does_it() {
+    let todos = json!({"todos": [
+        {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"},
+        {"content": "Commit changes", "status": "pending", "activeForm": "Committing changes"},
+        {"content": "Push to remote", "status": "pending", "activeForm": "Pushing to remote"}
+    ]});
+    let a = analyse(json!([
+        {"role": "user", "content": "Add a subtract function, test it, commit and push."},
+        {"role": "assistant", "content": "", "tool_calls": [call("t0", "TodoWrite", todos)]},
+        {"role": "tool", "tool_call_id": "t0", "content": "Todos have been modified successfully"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("t1", "python -m pytest tests/")]},
+        {"role": "tool", "tool_call_id": "t1", "content": "3 passed in 0.02s"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("t2", "git commit -am 'Add subtract'")]},
+        {"role": "tool", "tool_call_id": "t2", "content": "[main 1a2b3c4] Add subtract"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("t3", "git push origin main")]},
+        {"role": "tool", "tool_call_id": "t3", "content": "To github.com:x/y.git\n   0a1b2c3..1a2b3c4  main -> main"},
+        {"role": "assistant", "content": "Tests pass; committed and pushed."}
+    ]));
+    let steps: Vec<(&str, Status, Option<usize>)> = of_kind(&a, &[Subkind::PlanStep])
+        .iter()
+        .map(|f| (f.text.as_str(), f.status, f.resolved_by.map(|l| l.turn)))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            ("Run the tests", Status::Discharged, Some(3)),
+            ("Commit changes", Status::Discharged, Some(5)),
+            ("Push to remote", Status::Discharged, Some(7)),
+        ]
+    );
+}
