@@ -392,7 +392,12 @@ impl Trajectory {
                     replaced,
                     opaque,
                 }) => {
-                    let replaced = replaced.unwrap_or((prev_end, i.saturating_sub(1)));
+                    let since = prev_end;
+                    prev_end = i + 1;
+                    // (One right after another, or opening the log, replaced nothing of it.)
+                    let Some(replaced) = replaced.or((since < i).then(|| (since, i - 1))) else {
+                        continue;
+                    };
                     let summary_turn = self.turns[i + 1..]
                         .iter()
                         .take(3)
@@ -406,7 +411,6 @@ impl Trajectory {
                         opaque: *opaque,
                         clears: false,
                     });
-                    prev_end = i + 1;
                 }
                 // One entry per run of consecutive cleared turns: each replaced exactly what
                 // its range says. (Ids of calls the log does not hold, or whose results come

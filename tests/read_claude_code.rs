@@ -651,3 +651,43 @@ fn a_failed_print_is_read_after_its_exit_code_line() {
         "cat: src/config/retry.rs: No such file or directory"
     );
 }
+
+/// A compaction replaces turns of the log: a boundary right after another one, or opening the
+/// log (a session resumed after a compaction whose turns are in another file), replaced none
+/// of them and is no compaction (it named the range `2..1`, or the boundary itself).
+#[test]
+fn a_boundary_with_nothing_before_it_replaces_nothing() {
+    let rec = |parent: &str, uuid: &str, body: &str| {
+        format!(
+            r#"{{"parentUuid": {parent}, "isSidechain": false, "uuid": "{uuid}", "sessionId": "s", "timestamp": "2026-01-01T00:00:00Z", {body}}}"#
+        )
+    };
+    let boundary =
+        r#""type": "system", "subtype": "compact_boundary", "content": "Conversation compacted""#;
+    let summary = r#""type": "user", "isCompactSummary": true, "message": {"role": "user", "content": "Summary: we looked at the parser."}"#;
+    let user = r#""type": "user", "message": {"role": "user", "content": "Fix the parser."}"#;
+    let twice = [
+        rec("null", "u0", user),
+        rec("\"u0\"", "b0", boundary),
+        rec("\"b0\"", "b1", boundary),
+        rec("\"b1\"", "s0", summary),
+    ]
+    .join("\n");
+    let opening = [
+        rec("null", "b0", boundary),
+        rec("\"b0\"", "s0", summary),
+        rec("\"s0\"", "u1", user),
+    ]
+    .join("\n");
+    let compactions = |log: &str| {
+        let out = trajlint::formats::read(log.as_bytes(), None);
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        out.trajectories[0]
+            .compactions
+            .iter()
+            .map(|c| (c.turn, c.replaced))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(compactions(&twice), [(1, (0, 0))]);
+    assert_eq!(compactions(&opening), []);
+}
