@@ -31,7 +31,8 @@ enum Command {
         format: AnnotateFormat,
     },
     /// Plan what to shed and compact so that the trajectory fits a token budget (exit 0); refuse
-    /// (exit 3) when only compacting live turns would fit it (2: usage or unreadable input).
+    /// (exit 3) when only compacting what must stay (live turns, the system prompt) would fit it
+    /// (2: usage or unreadable input).
     Plan(cli::plan::PlanArgs),
     /// The contradiction probe: does a summary carry every live fact of the turns it replaces?
     /// Without --summary, probes the compactions recorded in the log (exit 0 every fact carried,

@@ -116,7 +116,9 @@ pub struct Held {
 pub struct Plan {
     pub budget: usize,
     pub status: PlanStatus,
-    /// Inclusive turn range the plan considers (after the latest compaction or reset).
+    /// Inclusive turn range the plan considers (after the latest compaction or reset); empty
+    /// (first past last, `null` in JSON) when nothing follows the latest compaction.
+    #[serde(serialize_with = "range_or_null")]
     pub window: (usize, usize),
     pub tokens_before: usize,
     /// After the plan; when refused, the least the window could be brought to without
@@ -134,6 +136,11 @@ pub struct Plan {
     pub kept_live: Vec<KeptLive>,
     /// When refused: the facts holding live tokens, most tokens first.
     pub blocking: Vec<Blocking>,
+}
+
+/// An inclusive range, or `null` when it is empty.
+fn range_or_null<S: serde::Serializer>(r: &(usize, usize), s: S) -> Result<S::Ok, S::Error> {
+    (r.0 <= r.1).then_some(r).serialize(s)
 }
 
 impl Plan {

@@ -1233,3 +1233,54 @@ fn probe_names_what_was_looked_for_and_the_referent_of_the_turns_replaced() {
         "The user asked for the third approach from the list instead."
     ));
 }
+
+/// What `plan` says when the window is empty or the system prompt alone is over the budget:
+/// a log that ends on a compaction has no window (it named turns `2..1`), and a refusal names
+/// what holds the tokens (it blamed live turns there were none of).
+#[test]
+fn plan_says_an_empty_window_and_what_blocks_it() {
+    let dir = std::env::temp_dir().join(format!("trajlint-plan-says-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ends_compacted = [
+        r#"{"parentUuid": null, "isSidechain": false, "uuid": "u0", "sessionId": "s", "timestamp": "2026-01-01T00:00:00Z", "type": "user", "message": {"role": "user", "content": "Fix the parser."}}"#,
+        r#"{"parentUuid": "u0", "isSidechain": false, "uuid": "b0", "sessionId": "s", "timestamp": "2026-01-01T00:00:00Z", "type": "system", "subtype": "compact_boundary", "content": "Conversation compacted"}"#,
+    ]
+    .join("\n");
+    std::fs::write(dir.join("ends.jsonl"), ends_compacted).unwrap();
+    let prompt = "You are a careful assistant. ".repeat(40);
+    let chat = serde_json::json!([
+        {"role": "system", "content": prompt},
+        {"role": "user", "content": "Hi."},
+        {"role": "assistant", "content": "Hello."}
+    ]);
+    std::fs::write(dir.join("prompt.json"), chat.to_string()).unwrap();
+    let plan = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+            .arg("plan")
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, text) = plan(&["--budget", "0", "ends.jsonl"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("window empty, nothing after the latest compaction"),
+        "{text}"
+    );
+    let (_, json) = plan(&["--budget", "0", "--format", "json", "ends.jsonl"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v["window"].is_null(), "{v}");
+    let (code, text) = plan(&["--budget", "20", "prompt.json"]);
+    assert_eq!(code, Some(3), "{text}");
+    assert!(
+        text.contains("cannot fit 20 tokens without compacting the system prompt\n"),
+        "{text}"
+    );
+    assert!(!text.contains("blocking facts"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -94,13 +94,15 @@ fn text(l: &Loaded, plan: &Plan) -> String {
     let mut s = String::new();
     let name = &l.source.name;
     let line = |t: usize| l.source.line_col(l.traj().turns[t].span.start).0;
+    let window = match plan.window {
+        (first, last) if first <= last => format!("window turns {first}..{last}"),
+        _ => "window empty, nothing after the latest compaction".to_string(),
+    };
     let _ = writeln!(
         s,
-        "{name} [{}] trajectory {}: window turns {}..{} ({} tokens), budget {}",
+        "{name} [{}] trajectory {}: {window} ({} tokens), budget {}",
         l.format_name(),
         l.index,
-        plan.window.0,
-        plan.window.1,
         plan.tokens_before,
         plan.budget
     );
@@ -153,10 +155,27 @@ fn text(l: &Loaded, plan: &Plan) -> String {
             }
         }
         PlanStatus::Refused => {
+            // (Named by what holds tokens: a system prompt alone over the budget is no live
+            // turn's fault.)
+            let held = [
+                (plan.held.live, "live turns"),
+                (plan.held.system, "the system prompt"),
+                (plan.held.other, "turns bound to live ones"),
+            ];
+            let what: Vec<&str> = held
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|&(_, w)| w)
+                .collect();
             let _ = writeln!(
                 s,
-                "refused: the window cannot fit {} tokens without compacting live turns",
-                plan.budget
+                "refused: the window cannot fit {} tokens without compacting {}",
+                plan.budget,
+                if what.is_empty() {
+                    "what must stay".to_string()
+                } else {
+                    what.join(" or ")
+                }
             );
             let _ = writeln!(
                 s,
@@ -177,7 +196,9 @@ fn text(l: &Loaded, plan: &Plan) -> String {
                 "  held: {} live, {} system prompt, {} other (bound to live turns by a call/result pair)",
                 plan.held.live, plan.held.system, plan.held.other
             );
-            let _ = writeln!(s, "blocking facts (most tokens held first):");
+            if !plan.blocking.is_empty() {
+                let _ = writeln!(s, "blocking facts (most tokens held first):");
+            }
             for b in &plan.blocking {
                 let turns: Vec<String> = b.turns.iter().map(|t| t.to_string()).collect();
                 let _ = writeln!(
