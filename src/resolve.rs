@@ -1073,6 +1073,19 @@ fn resolve_with_prose(
                 bytes: text.raw_span(s.start, s.end),
             };
             let cue_null = assistant && lex.incorporation.is_match(sentence);
+            // The words of each cue, stemmed: a cue that is only the name of what a search
+            // looked for ("the retry budget" after a grep for `retry_budget` found nothing)
+            // records nothing. (A failure's own words are another matter: "The issue is
+            // reproduced" records what `reproduce_issue.py` printed.)
+            let cues: Vec<Vec<String>> = if cue_null {
+                lex.incorporation
+                    .find_all(sentence)
+                    .into_iter()
+                    .map(|(cs, ce)| tokens(&sentence[cs..ce]).map(|(_, w)| stem(w)).collect())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             if assistant
                 && !pending.retries.is_empty()
                 && lex.retry_declined.is_match(sentence)
@@ -1181,8 +1194,11 @@ fn resolve_with_prose(
                     // An empty result is recorded as an absence, not by a later fix or change
                     // of approach that happens to share its words.
                     let absence = || f.subkind != Subkind::Empty || lex.absence.is_match(sentence);
-                    let names_it =
-                        cue_null && (shared >= 2 && near || by_name || echoed()) && absence();
+                    let absent = matches!(f.subkind, Subkind::NotFound | Subkind::Empty);
+                    let cue = cues
+                        .iter()
+                        .any(|words| !absent || !words.iter().all(|w| f.terms.contains(w)));
+                    let names_it = cue && (shared >= 2 && near || by_name || echoed()) && absence();
                     if names_it || quoting {
                         recorded.push((id, by_name || quotes_a_name));
                     }

@@ -304,6 +304,64 @@ fn unbound_reference_does_what_its_doc_says() {
     );
 }
 
+/// NR001's documented example is flagged (the last sentence names the retry budget, the
+/// thing the grep looked for, but not its absence: "retry" there is no word of trying again),
+/// and its "not flagged" case is not.
+#[test]
+fn unacknowledged_null_result_does_what_its_doc_says() {
+    let dir = scratch("nr001");
+    // A Claude Code session: the grep's "Exit code 1" is its exit status, a search's not-found.
+    let run = |last: &str| {
+        let records = [
+            serde_json::json!({"type": "user", "message": {"role": "user",
+                "content": "Does the client honour the retry budget?"}}),
+            serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "Bash",
+                 "input": {"command": "grep -rn \"retry_budget\" src/"}}]}}),
+            serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "Exit code 1", "is_error": true}]}}),
+            serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "cat src/client.rs"}}]}}),
+            serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t2", "content": "fn main() {}"}]}}),
+            serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "text", "text": last}]}}),
+        ];
+        let lines: Vec<String> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut r = r.clone();
+                r["uuid"] = format!("u{i}").into();
+                r["parentUuid"] = if i == 0 {
+                    serde_json::Value::Null
+                } else {
+                    format!("u{}", i - 1).into()
+                };
+                r["sessionId"] = "s".into();
+                r.to_string()
+            })
+            .collect();
+        std::fs::write(dir.join("log.jsonl"), lines.join("\n") + "\n").unwrap();
+        let r = check_in(
+            &dir,
+            &[
+                "--select",
+                "NR001",
+                "--output-format",
+                "concise",
+                "log.jsonl",
+            ],
+        );
+        codes(&r.stdout)
+    };
+    assert_eq!(
+        run("The client already honours the retry budget."),
+        ["NR001"]
+    );
+    assert!(run("There is no `retry_budget` anywhere in src/, so I'll add one.").is_empty());
+}
+
 /// Baseline entries name files from the directory the baseline was written in: run from
 /// another, it matches nothing, and the run says so instead of failing on every finding in
 /// silence.
