@@ -362,6 +362,63 @@ fn unacknowledged_null_result_does_what_its_doc_says() {
     assert!(run("There is no `retry_budget` anywhere in src/, so I'll add one.").is_empty());
 }
 
+/// CP002's documented example: candidates listed inline after a colon, a compaction, then "the
+/// second candidate" is flagged (it was an unbound RF001: an inline list was no list); not when
+/// the summary lists the candidates again.
+#[test]
+fn reference_into_compacted_span_does_what_its_doc_says() {
+    let dir = scratch("cp002");
+    let run = |summary: &str| {
+        let records = [
+            serde_json::json!({"type": "user", "message": {"role": "user",
+                "content": "Which parse function should the CLI use?"}}),
+            serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "Grep", "input": {"pattern": "fn parse_"}}]}}),
+            serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1",
+                 "content": "Found 3 candidates: parse_v1, parse_v2, parse_legacy"}]}}),
+            serde_json::json!({"type": "system", "subtype": "compact_boundary",
+                "content": "Conversation compacted"}),
+            serde_json::json!({"type": "user", "isCompactSummary": true,
+                "message": {"role": "user", "content": summary}}),
+            serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "text", "text": "I'll go with the second candidate."}]}}),
+        ];
+        let lines: Vec<String> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut r = r.clone();
+                r["uuid"] = format!("u{i}").into();
+                r["parentUuid"] = if i == 0 {
+                    serde_json::Value::Null
+                } else {
+                    format!("u{}", i - 1).into()
+                };
+                r["sessionId"] = "s".into();
+                r.to_string()
+            })
+            .collect();
+        std::fs::write(dir.join("log.jsonl"), lines.join("\n") + "\n").unwrap();
+        let r = check_in(
+            &dir,
+            &[
+                "--select",
+                "CP002,RF001",
+                "--output-format",
+                "concise",
+                "log.jsonl",
+            ],
+        );
+        codes(&r.stdout)
+    };
+    assert_eq!(run("Summary: investigating the parser."), ["CP002"]);
+    assert!(run(
+        "Summary: investigating the parser. Candidates found: parse_v1, parse_v2, parse_legacy."
+    )
+    .is_empty());
+}
+
 /// Baseline entries name files from the directory the baseline was written in: run from
 /// another, it matches nothing, and the run says so instead of failing on every finding in
 /// silence.

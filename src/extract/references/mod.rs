@@ -866,6 +866,29 @@ impl Nouns {
     }
 }
 
+/// Whether a line enumerates three or more short items after a colon ("Found 3 candidates:
+/// parse_v1, parse_v2, parse_legacy"): a list written inline, what "the second candidate" counts.
+fn lists_after_a_colon(line: &str) -> bool {
+    let Some((_, rest)) = line.rsplit_once(": ") else {
+        return false;
+    };
+    // ("red, green and blue": the last comma may be a conjunction.)
+    let items: Vec<&str> = rest
+        .trim_end_matches(['.', ' '])
+        .split(',')
+        .flat_map(|i| i.split(" and ").flat_map(|i| i.split(" or ")))
+        .map(|i| {
+            i.trim()
+                .trim_start_matches("and ")
+                .trim_start_matches("or ")
+        })
+        .collect();
+    items.len() >= 3
+        && items
+            .iter()
+            .all(|i| !i.is_empty() && i.split_whitespace().count() <= 4)
+}
+
 fn remember(
     i: usize,
     traj: &Trajectory,
@@ -942,6 +965,9 @@ fn remember(
                 .filter(|l| is_list_item(l).is_some())
                 .take(2 - items)
                 .count();
+            if items < 2 && t.lines().any(lists_after_a_colon) {
+                items = 2;
+            }
         }
     }
     // A result is what its call did: "the file you grepped" is in the grep's output.
@@ -1022,6 +1048,19 @@ fn remember(
 #[cfg(test)]
 mod tests {
     use super::Claimed;
+
+    #[test]
+    fn three_short_items_after_a_colon_are_a_list() {
+        use super::lists_after_a_colon as list;
+        assert!(list("Found 3 candidates: parse_v1, parse_v2, parse_legacy"));
+        assert!(list("Options: red, green and blue."));
+        // Two items, or clauses, are not.
+        assert!(!list("Found 2 candidates: parse_v1, parse_v2"));
+        assert!(!list(
+            "Note: the parser fails on empty input, the lexer drops the last token when it is a comment, and the tests miss both"
+        ));
+        assert!(!list("No colon here, a, b, c"));
+    }
 
     #[test]
     fn a_print_holds_an_entry_for_an_id_when_a_line_opens_on_it() {
