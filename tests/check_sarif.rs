@@ -129,12 +129,17 @@ fn github_ready(log: &Value) {
             .chain(r["relatedLocations"].as_array().into_iter().flatten());
         for loc in locs {
             let p = &loc["physicalLocation"];
+            // Relative to the checkout, or (a file outside it) an absolute file URI.
             let uri = p["artifactLocation"]["uri"].as_str().unwrap();
-            assert!(
-                !uri.contains("://") && !uri.starts_with('/'),
-                "relative: {uri}"
-            );
-            assert_eq!(p["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+            if uri.starts_with("file:///") {
+                assert!(p["artifactLocation"]["uriBaseId"].is_null(), "{uri}");
+            } else {
+                assert!(
+                    !uri.contains("://") && !uri.starts_with('/') && !uri.starts_with("../"),
+                    "relative: {uri}"
+                );
+                assert_eq!(p["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+            }
             let reg = &p["region"];
             assert!(reg["startLine"].as_u64().unwrap() >= 1);
             assert!(reg["startColumn"].as_u64().unwrap() >= 1);
@@ -189,4 +194,49 @@ fn sarif_of_the_team_fixtures_and_the_shared_corpus_is_valid() {
     validate(&log);
     github_ready(&log);
     assert!(!log["runs"][0]["results"].as_array().unwrap().is_empty());
+}
+
+/// Where a result is, for a viewer to open it: a file outside the working directory by its
+/// absolute URI (not `../../x` under the checkout's base), standard input by a description (no
+/// URI names it); and a rule's default level is its own, a `--severity` override showing in
+/// each result's level.
+#[test]
+fn sarif_locations_and_levels_say_what_a_viewer_needs() {
+    let dir = check_support::scratch("sarif-places");
+    std::fs::create_dir_all(dir.join("here")).unwrap();
+    let log = root().join("tests/fixtures/check/session.jsonl");
+    std::fs::copy(&log, dir.join("outside.jsonl")).unwrap();
+    let args = ["check", "--isolated", "--output-format", "sarif"];
+    let run = |extra: &[&str], stdin: Option<&[u8]>| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(extra);
+        let r = trajlint(&all, &dir.join("here"), stdin);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        validate(&v);
+        v
+    };
+    let first = |v: &Value| {
+        v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"].clone()
+    };
+    let outside = first(&run(&["../outside.jsonl"], None));
+    let uri = outside["uri"].as_str().unwrap();
+    assert!(
+        uri.starts_with("file:///") && uri.ends_with("/outside.jsonl"),
+        "{outside}"
+    );
+    assert!(outside["uriBaseId"].is_null(), "{outside}");
+    let bytes = std::fs::read(&log).unwrap();
+    let stdin = first(&run(&["-"], Some(&bytes)));
+    assert!(stdin["uri"].is_null(), "{stdin}");
+    assert_eq!(stdin["description"]["text"], "standard input");
+    let v = run(&["--severity", "OB001=error", "../outside.jsonl"], None);
+    let rules = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    let ob001 = rules.iter().find(|r| r["id"] == "OB001").unwrap();
+    assert_eq!(ob001["defaultConfiguration"]["level"], "warning");
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert!(results
+        .iter()
+        .filter(|r| r["ruleId"] == "OB001")
+        .all(|r| r["level"] == "error"));
+    assert!(results.iter().any(|r| r["ruleId"] == "OB001"));
 }

@@ -44,7 +44,9 @@ impl Sarif {
         }
     }
 
-    fn descriptor(r: &Rule, severity: Severity) -> Value {
+    /// A rule as SARIF describes it, at its own default level (a run's `--severity` override
+    /// shows in each result's level).
+    fn descriptor(r: &Rule) -> Value {
         let d = &r.docs;
         let markdown = format!(
             "## What it does\n\n{}\n\n## Why it matters\n\n{}\n\n## Example\n\n```text\n{}\n```\n",
@@ -60,7 +62,7 @@ impl Sarif {
             "shortDescription": {"text": first_sentence(&d.what)},
             "fullDescription": {"text": unwrap(&d.what)},
             "help": {"text": text, "markdown": markdown},
-            "defaultConfiguration": {"level": level(severity)},
+            "defaultConfiguration": {"level": level(r.severity)},
             "properties": {"kind": r.kind.as_str(), "tags": ["trajlint", r.kind.as_str()]},
         })
     }
@@ -108,8 +110,15 @@ fn level(s: Severity) -> &'static str {
 /// event).
 fn physical(file: &FileResult<'_>, src: &SourceFile, span: Span) -> Value {
     let at = file.place(src, span);
+    let artifact = if at.uri.is_empty() {
+        json!({"description": {"text": "standard input"}})
+    } else if at.uri.starts_with("file://") {
+        json!({"uri": at.uri})
+    } else {
+        json!({"uri": at.uri, "uriBaseId": "%SRCROOT%"})
+    };
     json!({
-        "artifactLocation": {"uri": at.uri, "uriBaseId": "%SRCROOT%"},
+        "artifactLocation": artifact,
         "region": {
             "startLine": at.start.line,
             "startColumn": at.start.column,
@@ -173,7 +182,7 @@ impl Renderer for Sarif {
         let rules: Vec<Value> = self
             .rules
             .iter()
-            .map(|a| Sarif::descriptor(&a.rule, a.severity))
+            .map(|a| Sarif::descriptor(&a.rule))
             .collect();
         let tool = json!({"driver": {
             "name": "trajlint",
