@@ -710,8 +710,22 @@ pub fn probe_span(
     summary: &Summary,
     lex: &Lexicon,
 ) -> ProbeReport {
-    let ids = live_facts(&analysis.facts, &analysis.carried, first, last);
+    let ids = owed_in(analysis, first, last);
     probe_facts(traj, &analysis.facts, ids, (first, last), summary, lex)
+}
+
+/// The live facts a summary of turns `first..=last` must carry now ([`live_facts`]), but for a
+/// fact a compaction froze open whose summary carried it and that a later turn then settled: the
+/// agent did it from the summary, and a new summary owes it no more. (One the summary dropped
+/// stays owed however it was settled later: redoing it is the cost of the drop.)
+pub fn owed_in(analysis: &Analysis, first: usize, last: usize) -> Vec<usize> {
+    let carried: HashSet<usize> = analysis.audits.iter().flat_map(|a| a.carried()).collect();
+    let carried_then_settled =
+        |id: &usize| carried.contains(id) && analysis.settled.get(*id).copied().flatten().is_some();
+    live_facts(&analysis.facts, &analysis.carried, first, last)
+        .into_iter()
+        .filter(|id| !carried_then_settled(id))
+        .collect()
 }
 
 /// Probes `summary` against the facts `ids`, the live facts of turns `first..=last`.

@@ -99,7 +99,7 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
         if args.summary.is_some() {
             eprintln!("note: --summary is not read: a reversible compaction needs no probe");
         }
-        return reversible(args);
+        return reversible(args, &l);
     }
     let (reports, summary_name) = match (&args.summary, args.turns) {
         (Some(file), Some((a, b))) => {
@@ -142,26 +142,34 @@ fn read_summary(file: &PathBuf) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
-fn reversible(args: &ProbeArgs) -> ExitCode {
+/// A reversible compaction of `--turns`: nothing to probe; the JSON is a probe record like any
+/// other (`live`: the live facts the range holds, which stay addressable; nothing checked).
+fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
     let (a, b) = args.turns.unwrap_or((0, 0));
     match args.format {
-        ProbeFormat::Json => emit(&format!(
-            "{}\n",
-            serde_json::json!({
-                "schema": SCHEMA,
-                "file": args.input.path.display().to_string(),
-                "trajectory": args.input.trajectory,
-                "turns": [a, b],
-                "reversible": true,
-                "passed": true,
-                "live": null,
-                "checked": [],
-                "dropped": [],
-            })
-        )),
+        ProbeFormat::Json => {
+            let live = trajlint::probe::owed_in(&l.analysis, a, b).len();
+            let out = ProbeOut {
+                schema: SCHEMA,
+                file: &l.source.name,
+                trajectory: l.index,
+                format: l.format_name(),
+                compaction: None,
+                turns: (a, b),
+                summary: None,
+                summary_turn: None,
+                opaque: false,
+                reversible: true,
+                passed: true,
+                live,
+                dropped: &[],
+                checked: Vec::new(),
+            };
+            emit(&format!("{}\n", serde_json::to_string(&out).unwrap_or_default()));
+        }
         ProbeFormat::Text => emit(&format!(
             "{}: turns {a}..{b}: reversible compaction: the original stays addressable, so condition 5 is satisfied without a probe\n",
-            args.input.path.display()
+            trajlint::report::visible_name(&l.source.name)
         )),
     }
     ExitCode::SUCCESS
@@ -200,6 +208,7 @@ struct ProbeOut<'a> {
     opaque: bool,
     reversible: bool,
     passed: bool,
+    /// The live facts of the turns: those checked, or (reversible) those that stay addressable.
     live: usize,
     dropped: &'a [usize],
     checked: Vec<CheckOut<'a>>,
