@@ -1201,6 +1201,20 @@ fn the_text_view_says_what_else_keeps_a_turn_live() {
         ),
         "{text}"
     );
+    // Turn 30's "It" points at turn 29; turn 28 is one of its candidates, kept live with it.
+    let line_after = |turn: &str| {
+        let mut lines = text.lines().skip_while(|l| !l.contains(turn));
+        lines.next();
+        lines.next().unwrap_or("").trim().to_string()
+    };
+    assert_eq!(
+        line_after("LIVE #29 "),
+        "live for: antecedent of [9] (turn 30)"
+    );
+    assert_eq!(
+        line_after("LIVE #28 "),
+        "live for: candidate antecedent of [9] (turn 30)"
+    );
 }
 
 /// The probe on our Claude Code fixture, checked by hand against the log. Turn 12 is the failed

@@ -308,10 +308,14 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 .filter_map(|&id| a.facts.get(id))
                 .filter(|f| f.turn != i)
                 .map(|f| {
-                    let how = if f.turn > i {
+                    // (A candidate is kept live with the antecedent, or for a reference that
+                    // found none: it may be what the reference points at.)
+                    let how = if f.turn < i {
+                        "carries"
+                    } else if f.antecedent.is_some_and(|a| a.turn == i) {
                         "antecedent of"
                     } else {
-                        "carries"
+                        "candidate antecedent of"
                     };
                     format!("{how} [{}] (turn {})", f.id, f.turn)
                 })
