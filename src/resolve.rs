@@ -795,9 +795,7 @@ fn resolve_with_calls(
             if f.kind() == FactKind::Obligation
                 && (!plans || f.terms.iter().any(|t| t == "@todo"))
                 && f.subkind != Subkind::ToolRetry
-                // (A todo item is done by the call that does it, as a plan step is; a tracker
-                // item, `bd update X`, only by the tracker's own close of X.)
-                && f.todo_key.as_deref().is_none_or(|k| !k.starts_with("tracker:"))
+                && f.todo_key.is_none()
                 && f.turn < t
                 && concerns(f, shared)
                 && specific(f, &words, lex)
