@@ -1360,8 +1360,9 @@ fn no_log_found_is_an_error() {
     );
 }
 
-/// A walk skips a file that holds no log (valid JSON of another tool), in `check` and
-/// `annotate` alike; but a document that is not valid JSON may be a log cut off (a Gemini
+/// A walk skips a file that holds no log (JSON of another tool, a configuration with comments, a
+/// text log), in `check` and `annotate` alike; but a document that ends inside a value may be a
+/// log cut off (a Gemini
 /// session, an AutoGen team's messages, a Codex rollout cut in its first line): the run fails
 /// (exit 2), as it does when the file is named, so that a gate does not pass a run it did not
 /// see whole.
@@ -1375,15 +1376,29 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
         "{\"name\": \"x\", \"version\": \"1.0.0\"}\n",
     )
     .unwrap();
+    // Broken early, not cut off: a configuration with comments, a text log opening with `[`.
+    std::fs::write(
+        dir.join("logs/tsconfig.json"),
+        "{\n  // strict\n  \"strict\": true\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("logs/server.log"),
+        "[2024-05-01 10:00:00] INFO started\n",
+    )
+    .unwrap();
     for command in ["check", "annotate"] {
         let r = trajlint(&[command, "logs"], &dir, None);
         assert_ne!(r.code, 2, "{command}: {}", r.stderr);
-        assert!(
-            r.stderr
-                .contains("package.json: warning: skipped: no known log format matches this file"),
-            "{command}: {}",
-            r.stderr
-        );
+        for skipped in ["package.json", "tsconfig.json", "server.log"] {
+            assert!(
+                r.stderr.contains(&format!(
+                    "{skipped}: warning: skipped: no known log format matches this file"
+                )),
+                "{command}: {}",
+                r.stderr
+            );
+        }
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
     for (fixture, cut) in [

@@ -613,6 +613,16 @@ pub fn leading_int(s: &str) -> Option<(i64, &str)> {
     Some((s[..end].parse().ok()?, &s[end..]))
 }
 
+/// The error of a JSON document cut off (it ends inside a value): a log still being written, or
+/// truncated. A document broken earlier (a `tsconfig.json` with comments, a text log whose lines
+/// open with `[`) is no log.
+fn document_cut_off<'s>(bytes: &[u8], shape: &'s Shape) -> Option<&'s json::JsonError> {
+    match shape {
+        Shape::BrokenDocument(e) if e.offset >= bytes.trim_ascii_end().len() => Some(e),
+        _ => None,
+    }
+}
+
 /// Reads bytes in the named format (or the detected one).
 pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     // A UTF-8 byte order mark is no content: it is read as three spaces, whitespace to every
@@ -639,7 +649,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
             if bytes.iter().all(|b| b.is_ascii_whitespace()) {
                 out.error(Span::new(0, 0), "the file is empty");
                 out.not_a_log = true;
-            } else if let Shape::BrokenDocument(e) = &shape {
+            } else if let Some(e) = document_cut_off(bytes, &shape) {
                 out.json_error(
                     e,
                     "not valid JSON, and no known log format can be told in it",
