@@ -197,8 +197,8 @@ fn sarif_of_the_team_fixtures_and_the_shared_corpus_is_valid() {
 }
 
 /// Where a result is, for a viewer to open it: a file outside the working directory by its
-/// absolute URI (not `../../x` under the checkout's base), standard input by a description (no
-/// URI names it); and a rule's default level is its own, a `--severity` override showing in
+/// canonical absolute URI (not `../../x` under the checkout's base), standard input by `-` and a
+/// description; and a rule's default level is its own, a `--severity` override showing in
 /// each result's level.
 #[test]
 fn sarif_locations_and_levels_say_what_a_viewer_needs() {
@@ -227,8 +227,18 @@ fn sarif_locations_and_levels_say_what_a_viewer_needs() {
     assert!(outside["uriBaseId"].is_null(), "{outside}");
     let bytes = std::fs::read(&log).unwrap();
     let stdin = first(&run(&["-"], Some(&bytes)));
-    assert!(stdin["uri"].is_null(), "{stdin}");
+    assert_eq!(stdin["uri"], "-", "{stdin}");
     assert_eq!(stdin["description"]["text"], "standard input");
+    // (`..` resolved: from a subdirectory, the file beside it.)
+    std::fs::create_dir_all(dir.join("here/sub")).unwrap();
+    let r = trajlint(
+        &[&args[..], &["sub/../../outside.jsonl"]].concat(),
+        &dir.join("here"),
+        None,
+    );
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let uri = first(&v)["uri"].as_str().unwrap().to_string();
+    assert!(!uri.contains(".."), "{uri}");
     let v = run(&["--severity", "OB001=error", "../outside.jsonl"], None);
     let rules = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
     let ob001 = rules.iter().find(|r| r["id"] == "OB001").unwrap();

@@ -797,17 +797,16 @@ fn failed(
     }
 }
 
-/// The URI reference of an input relative to the working directory; an absolute `file://` URI
-/// for one outside it (a viewer cannot map `../../x` to a checkout); empty for standard input
-/// with no `--stdin-filename` (it has no location to name).
+/// The URI reference of an input relative to the working directory; an absolute `file://` URI,
+/// canonical (SARIF asks a producer to resolve `..`), for one outside it (a viewer cannot map
+/// `../../x` to a checkout).
 fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
     let rel = match path {
         Some(p) => relative_path(p, cwd, cwd),
-        None if name == "-" => return String::new(),
         None => name.to_string(),
     };
     if rel.starts_with("../") {
-        if let Some(abs) = path.and_then(|p| std::path::absolute(p).ok()) {
+        if let Some(abs) = path.and_then(|p| p.canonicalize().ok()) {
             return format!("file://{}", sarif::encode_path(&abs.to_string_lossy()));
         }
     }

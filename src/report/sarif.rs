@@ -110,8 +110,9 @@ fn level(s: Severity) -> &'static str {
 /// event).
 fn physical(file: &FileResult<'_>, src: &SourceFile, span: Span) -> Value {
     let at = file.place(src, span);
-    let artifact = if at.uri.is_empty() {
-        json!({"description": {"text": "standard input"}})
+    // (Standard input keeps a URI, `-`: GitHub's upload rejects a location without one.)
+    let artifact = if at.uri == "-" {
+        json!({"uri": "-", "uriBaseId": "%SRCROOT%", "description": {"text": "standard input"}})
     } else if at.uri.starts_with("file://") {
         json!({"uri": at.uri})
     } else {
