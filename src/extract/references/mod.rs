@@ -866,12 +866,26 @@ impl Nouns {
     }
 }
 
-/// Whether a line enumerates three or more short items after a colon ("Found 3 candidates:
+/// Whether a line enumerates short items after a colon that names them ("Found 3 candidates:
 /// parse_v1, parse_v2, parse_legacy"): a list written inline, what "the second candidate" counts.
 fn lists_after_a_colon(line: &str) -> bool {
-    let Some((_, rest)) = line.rsplit_once(": ") else {
+    let Some((head, rest)) = line.split_once(": ") else {
         return false;
     };
+    // What comes before the colon names the items ("3 candidates", "Options"), not a failure
+    // ("TypeError: expected str, bytes or os.PathLike object").
+    let head = head.to_ascii_lowercase();
+    let named = head
+        .rsplit(|c: char| !c.is_ascii_alphabetic())
+        .find(|w| !w.is_empty())
+        .is_some_and(|w| w.len() > 3 && w.ends_with('s') && !w.ends_with("ss"));
+    if !named
+        || ["error", "exception", "warning", "fail"]
+            .iter()
+            .any(|w| head.contains(w))
+    {
+        return false;
+    }
     // ("red, green and blue": the last comma may be a conjunction.)
     let items: Vec<&str> = rest
         .trim_end_matches(['.', ' '])
@@ -883,6 +897,8 @@ fn lists_after_a_colon(line: &str) -> bool {
                 .trim_start_matches("or ")
         })
         .collect();
+    // (Two are too often the answer to a question, "two rows: audit_log and session_tokens",
+    // not options to pick from.)
     items.len() >= 3
         && items
             .iter()
@@ -1050,12 +1066,16 @@ mod tests {
     use super::Claimed;
 
     #[test]
-    fn three_short_items_after_a_colon_are_a_list() {
+    fn short_items_after_a_colon_naming_them_are_a_list() {
         use super::lists_after_a_colon as list;
         assert!(list("Found 3 candidates: parse_v1, parse_v2, parse_legacy"));
         assert!(list("Options: red, green and blue."));
-        // Two items, or clauses, are not.
-        assert!(!list("Found 2 candidates: parse_v1, parse_v2"));
+        assert!(!list("It returned two rows: audit_log and session_tokens."));
+        // A failure's message is no list, nor are clauses.
+        assert!(!list(
+            "TypeError: expected str, bytes or os.PathLike object, not NoneType"
+        ));
+        assert!(!list("ValueError: invalid literal for int(): 'a, b, c'"));
         assert!(!list(
             "Note: the parser fails on empty input, the lexer drops the last token when it is a comment, and the tests miss both"
         ));
