@@ -299,8 +299,8 @@ pub struct Summary {
     /// Per clause: it holds a word of absence or failure.
     absence: Vec<bool>,
     /// Per unit: it says what it names is done, and nothing in it is still to do, negated or
-    /// wished for ("Updated the docs.", "[DONE] Rerun the tests"), or it drops the work
-    /// ("Skipping the docs update"): it carries no open obligation.
+    /// wished for ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open
+    /// obligation.
     settled: Vec<bool>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
@@ -404,25 +404,9 @@ impl Summary {
             .iter()
             .map(|&(s, e)| {
                 let unit = &text[s..e];
-                // ("No work remains" leaves nothing pending.)
-                let nothing_pending = lex.nothing_pending.find_all(unit);
-                let pending = lex
-                    .pending
-                    .find_from(unit, 0)
-                    .any(|(ps, pe)| !nothing_pending.iter().any(|&(ns, ne)| ns <= ps && pe <= ne));
-                // A line that drops the work ("Skipping the docs update", "Decided not to
-                // update the docs") carries no open obligation either. ("Instead of" drops what
-                // follows it: "Update the docs instead of the README" still owes the docs.)
-                let drops = lex
-                    .dropped
-                    .find_from(unit, 0)
-                    .any(|(s, e)| !unit[s..e].eq_ignore_ascii_case("instead of"));
-                drops
-                    || (lex.done.is_match(unit)
-                        || lex.reported.is_match(unit)
-                        || !nothing_pending.is_empty())
-                        && !pending
-                        && !lex.not_done.is_match(unit)
+                (lex.done.is_match(unit) || lex.reported.is_match(unit))
+                    && !lex.pending.is_match(unit)
+                    && !lex.not_done.is_match(unit)
             })
             .collect();
         Summary {
@@ -719,9 +703,16 @@ pub fn probe_span(
 /// agent did it from the summary, and a new summary owes it no more. (One the summary dropped
 /// stays owed however it was settled later: redoing it is the cost of the drop.)
 pub fn owed_in(analysis: &Analysis, first: usize, last: usize) -> Vec<usize> {
-    let carried: HashSet<usize> = analysis.audits.iter().flat_map(|a| a.carried()).collect();
-    let carried_then_settled =
-        |id: &usize| carried.contains(id) && analysis.settled.get(*id).copied().flatten().is_some();
+    // (Settled after the summary that carried it: `settled_after`, as for the summary itself.)
+    let carried_then_settled: HashSet<usize> = analysis
+        .audits
+        .iter()
+        .filter_map(|a| Some((a.summary_turn?, a)))
+        .flat_map(|(s, a)| a.carried().map(move |id| (s, id)))
+        .filter(|&(s, id)| settled_after(&analysis.settled, s, id).is_some())
+        .map(|(_, id)| id)
+        .collect();
+    let carried_then_settled = |id: &usize| carried_then_settled.contains(id);
     live_facts(&analysis.facts, &analysis.carried, first, last)
         .into_iter()
         .filter(|id| !carried_then_settled(id))
@@ -970,7 +961,7 @@ enum Asks {
 
 impl Wanted {
     /// Builds the wanted keys from content terms, identifiers and families; drops terms the
-    /// summary uses everywhere unless nothing else is left. `echoed` terms count as strong.
+    /// summary uses everywhere unless nothing else is left.
     fn new(
         summary: &Summary,
         asks: Asks,
@@ -978,7 +969,6 @@ impl Wanted {
         ids: Vec<String>,
         families: Vec<String>,
         base_need: usize,
-        echoed: &[String],
     ) -> Wanted {
         let (absence, obligation) = (asks == Asks::Absence, asks == Asks::Obligation);
         let mut content: Vec<String> = dedup(content);
@@ -1012,7 +1002,7 @@ impl Wanted {
         let strong: Vec<bool> = keys
             .iter()
             .enumerate()
-            .map(|(k, key)| k < f0 && (summary.strong(key) || echoed.contains(key)))
+            .map(|(k, key)| k < f0 && summary.strong(key))
             .collect();
         let independent: Vec<bool> = keys
             .iter()
@@ -1150,7 +1140,6 @@ pub fn carried(
                     text_ids(&fact.text),
                     families,
                     need,
-                    &[],
                 ),
                 "obligation",
             )
@@ -1159,30 +1148,9 @@ pub fn carried(
             // Identifiers in a failure message are often incidental (a version, a line): they
             // count, but are not required.
             let mut query = null_query(fact, traj);
-            // What the failure repeats of what was looked for names it on its own
-            // ("completions/ does not exist" for `ls: cannot access 'completions/'`).
-            // (Only words of the call: "directory" of "No such file or directory" names nothing.)
-            let said = terms(&fact.text);
-            let asked = traj
-                .call_of(fact.turn)
-                .map(|c| terms(&c.arguments))
-                .unwrap_or_default();
-            let echoed: Vec<String> = query
-                .iter()
-                .filter(|q| said.contains(q) && asked.contains(q))
-                .cloned()
-                .collect();
             query.extend(text_ids(&fact.text));
             (
-                Wanted::new(
-                    summary,
-                    Asks::Absence,
-                    query,
-                    Vec::new(),
-                    Vec::new(),
-                    2,
-                    &echoed,
-                ),
+                Wanted::new(summary, Asks::Absence, query, Vec::new(), Vec::new(), 2),
                 "null result",
             )
         }
@@ -1206,15 +1174,7 @@ pub fn carried(
                 _ => terms(&fact.text),
             };
             (
-                Wanted::new(
-                    summary,
-                    Asks::Referent,
-                    source,
-                    Vec::new(),
-                    Vec::new(),
-                    3,
-                    &[],
-                ),
+                Wanted::new(summary, Asks::Referent, source, Vec::new(), Vec::new(), 3),
                 "referent",
             )
         }
@@ -1582,33 +1542,6 @@ mod tests {
             "Update the docs (not done yet).",
             "The user wants the docs updated.",
             "Update the docs instead of the README.",
-        ] {
-            assert!(probe(&f, line).carried, "{line}");
-        }
-    }
-
-    #[test]
-    fn a_line_dropping_an_open_obligation_or_saying_nothing_is_left_does_not_carry_it() {
-        let f = fact(
-            Subkind::SelfCommitment,
-            "I'll update the docs once the code compiles.",
-            &["updat", "doc", "@edit"],
-        );
-        for line in [
-            "Skipping the docs update because it is not needed.",
-            "Decided not to update the docs.",
-            "Do not update the docs.",
-            "The docs do not need an update.",
-            "The docs were already updated, so no work remains.",
-            "Docs: updated. Nothing else is pending.",
-        ] {
-            assert!(!probe(&f, line).carried, "{line}");
-        }
-        // Still owed, in negative words too.
-        for line in [
-            "The docs still need an update.",
-            "Update the docs (not done yet).",
-            "No tests were run; update the docs next.",
         ] {
             assert!(probe(&f, line).carried, "{line}");
         }

@@ -1222,7 +1222,7 @@ fn the_text_view_says_what_else_keeps_a_turn_live() {
 /// the `--dry-run` run (tests pass, docs show the new spelling, a deprecation warning on
 /// stderr), with turns 15 and 26-28 as candidates.
 #[test]
-fn probe_names_what_was_looked_for_and_the_referent_of_the_turns_replaced() {
+fn probe_asks_what_was_looked_for_and_the_referent_of_the_turns_replaced() {
     let log = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("corpus/fixtures/claude-code/compact-summary.jsonl");
     let a = &load(&log)[0];
@@ -1231,8 +1231,8 @@ fn probe_names_what_was_looked_for_and_the_referent_of_the_turns_replaced() {
             .unwrap_or_else(|e| panic!("{first}..{last}: {e}"))
             .passed()
     };
-    // The path the call asked for, said absent, names the failure on its own.
-    assert!(passes(11, 12, "completions/ does not exist."));
+    // What was looked for, said absent; not a word of the error alone.
+    assert!(passes(11, 12, "There is no completions/ directory."));
     assert!(!passes(11, 12, "No such directory."));
     // A summary of turn 29 carries what turn 29 said; words of turn 15 (a candidate that
     // stays in view) carry nothing of it.

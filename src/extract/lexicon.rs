@@ -129,8 +129,6 @@ struct ObligationLists {
     #[serde(default)]
     pending: Vec<String>,
     #[serde(default)]
-    nothing_pending: Vec<String>,
-    #[serde(default)]
     synonyms: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     programs: BTreeMap<String, Vec<String>>,
@@ -445,9 +443,6 @@ pub struct Lexicon {
     /// Words that mark an item as still to do ("TODO", "pending", "[ ]"): a summary's line with
     /// them carries an open obligation even when it also says something was done.
     pub pending: Patterns,
-    /// Words that say nothing is still to do ("no work remains", "nothing else is pending"):
-    /// the pending words inside them mark nothing.
-    pub nothing_pending: Patterns,
     /// word → the families it belongs to.
     pub synonyms: HashMap<String, Vec<String>>,
     /// A program a command line runs → the families it belongs to ("make" builds; the word in
@@ -609,7 +604,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 40] = [
+        let lists: [(&[String], &str); 39] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -641,7 +636,6 @@ impl Lexicon {
             (&o.tracker_open, "obligation.tracker_open"),
             (&o.tracker_close, "obligation.tracker_close"),
             (&o.pending, "obligation.pending"),
-            (&o.nothing_pending, "obligation.nothing_pending"),
             (&i.cues, "incorporation.cues"),
             (&i.change_of_course, "incorporation.change_of_course"),
             (&i.absence, "incorporation.absence"),
@@ -705,7 +699,6 @@ impl Lexicon {
             tracker_open: next()?,
             tracker_close: next()?,
             pending: next()?,
-            nothing_pending: next()?,
             incorporation: next()?,
             change_of_course: next()?,
             absence: next()?,
@@ -827,7 +820,6 @@ fn merge(into: &mut File, f: File) {
     o.tracker_open.extend(f.obligation.tracker_open);
     o.tracker_close.extend(f.obligation.tracker_close);
     o.pending.extend(f.obligation.pending);
-    o.nothing_pending.extend(f.obligation.nothing_pending);
     for (k, v) in f.obligation.synonyms {
         o.synonyms.entry(k).or_default().extend(v);
     }
