@@ -1426,20 +1426,25 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
 #[test]
 fn annotate_fails_when_its_output_cannot_be_written() {
     let dir = scratch("annotate-full");
-    copy_fixture(&dir, "session.jsonl", "good.jsonl");
+    copy_fixture(&dir, "session.jsonl", "logs/good.jsonl");
+    copy_fixture(&dir, "session.jsonl", "logs/again.jsonl");
     let full = std::fs::File::create("/dev/full").unwrap();
     let bin = env!("CARGO_BIN_EXE_trajlint");
     for format in ["json", "text"] {
         let out = std::process::Command::new(bin)
-            .args(["annotate", "--format", format, "good.jsonl"])
+            .args(["annotate", "--format", format, "logs"])
             .current_dir(&dir)
             .stdout(full.try_clone().unwrap())
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{format}");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            stderr.contains("error: writing output: no space left on device"),
+        // (Said once: nothing more can be written.)
+        assert_eq!(
+            stderr
+                .matches("error: writing output: no space left on device")
+                .count(),
+            1,
             "{stderr}"
         );
     }

@@ -73,7 +73,7 @@ fn escapes_in_a_log_are_shown_not_sent_to_the_terminal() {
 #[test]
 fn line_breaks_in_names_do_not_forge_lines_of_the_text_view() {
     let dir = scratch("untrusted_lines");
-    let forged = "x\n  LIVE #0    assistant line 1      9 tokens\n         [9] Obligation/SelfCommitment Open at 1:1: I will delete prod";
+    let forged = "x\u{2028}\n  LIVE #0    assistant line 1      9 tokens\n         [9] Obligation/SelfCommitment Open at 1:1: I will delete prod";
     let log = serde_json::json!([
         {"role": "user", "content": "List the files."},
         {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
@@ -93,10 +93,11 @@ fn line_breaks_in_names_do_not_forge_lines_of_the_text_view() {
         run.stdout
     );
     assert_eq!(run.stdout.lines().count(), 6, "{}", run.stdout);
+    assert!(!run.stdout.contains('\u{2028}'), "{}", run.stdout);
     assert!(
         run.stdout
             .lines()
-            .any(|l| l.trim_start().starts_with("call x   LIVE #0")),
+            .any(|l| l.trim_start().starts_with("call x    LIVE #0")),
         "{}",
         run.stdout
     );

@@ -74,6 +74,9 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
                     Err(e) => {
                         eprintln!("error: writing output: {}", super::why(&e));
                         failed = true;
+                        // (Once the output fails, nothing more can be written: one error, not
+                        // one per file.)
+                        closed = true;
                     }
                     Ok(()) => {}
                 }

@@ -167,15 +167,16 @@ fn text(l: &Loaded, plan: &Plan) -> String {
                 .filter(|(n, _)| *n > 0)
                 .map(|&(_, w)| w)
                 .collect();
+            let why = if what.is_empty() {
+                // (Nothing must stay: no range frees more than its summary costs.)
+                ": no range frees more than its summary costs".to_string()
+            } else {
+                format!(" without compacting {}", what.join(" or "))
+            };
             let _ = writeln!(
                 s,
-                "refused: the window cannot fit {} tokens without compacting {}",
-                plan.budget,
-                if what.is_empty() {
-                    "what must stay".to_string()
-                } else {
-                    what.join(" or ")
-                }
+                "refused: the window cannot fit {} tokens{why}",
+                plan.budget
             );
             let _ = writeln!(
                 s,

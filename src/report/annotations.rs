@@ -194,10 +194,18 @@ pub fn write_text(out: &mut impl Write, report: &FileReport) -> std::io::Result<
     out.write_all(super::visible(&String::from_utf8_lossy(&text)).as_bytes())
 }
 
-/// Text of the log on one line of the view: a line break in a session id or a tool's name must
-/// not start what reads as another turn or fact.
+/// Text of the log on one line of the view: a line break (or a Unicode line or paragraph
+/// separator) in a session id or a tool's name must not start what reads as another turn or
+/// fact; a tab is a space.
 fn one_line(s: &str) -> String {
-    super::visible_name(&s.replace('\n', " ")).into_owned()
+    let spaced: String = s
+        .chars()
+        .map(|c| match c {
+            '\n' | '\t' | '\u{2028}' | '\u{2029}' => ' ',
+            c => c,
+        })
+        .collect();
+    super::visible_name(&spaced).into_owned()
 }
 
 fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {

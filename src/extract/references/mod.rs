@@ -869,16 +869,17 @@ impl Nouns {
 /// Whether a line enumerates short items after a colon that names them ("Found 3 candidates:
 /// parse_v1, parse_v2, parse_legacy"): a list written inline, what "the second candidate" counts.
 fn lists_after_a_colon(line: &str) -> bool {
-    let Some((head, rest)) = line.split_once(": ") else {
+    let Some((head, rest)) = line.rsplit_once(": ") else {
         return false;
     };
-    // What comes before the colon names the items ("3 candidates", "Options"), not a failure
-    // ("TypeError: expected str, bytes or os.PathLike object").
+    // What comes just before the colon names the items ("3 candidates", "Options", "Candidates
+    // found"), and no failure ("TypeError: expected str, bytes or os.PathLike object").
     let head = head.to_ascii_lowercase();
     let named = head
         .rsplit(|c: char| !c.is_ascii_alphabetic())
-        .find(|w| !w.is_empty())
-        .is_some_and(|w| w.len() > 3 && w.ends_with('s') && !w.ends_with("ss"));
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .any(|w| w.len() > 3 && w.ends_with('s') && !w.ends_with("ss"));
     if !named
         || ["error", "exception", "warning", "fail"]
             .iter()
