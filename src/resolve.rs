@@ -1070,12 +1070,11 @@ fn resolve_with_prose(
                 turn: t,
                 bytes: text.raw_span(s.start, s.end),
             };
-            let cue_null = assistant && lex.incorporation.is_match(sentence);
             // The words of each cue, stemmed: a cue that is only the name of what a search
             // looked for ("the retry budget" after a grep for `retry_budget` found nothing)
             // records nothing. (A failure's own words are another matter: "The issue is
-            // reproduced" records what `reproduce_issue.py` printed.)
-            let cues: Vec<Vec<String>> = if cue_null {
+            // reproduced" records what `reproduce_issue.py` printed.) One pass finds them all.
+            let cues: Vec<Vec<String>> = if assistant {
                 lex.incorporation
                     .find_all(sentence)
                     .into_iter()
@@ -1084,6 +1083,7 @@ fn resolve_with_prose(
             } else {
                 Vec::new()
             };
+            let cue_null = !cues.is_empty();
             if assistant
                 && !pending.retries.is_empty()
                 && lex.retry_declined.is_match(sentence)

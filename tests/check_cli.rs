@@ -304,6 +304,24 @@ fn unbound_reference_does_what_its_doc_says() {
     );
 }
 
+/// A Claude Code session of these records, one a line, each the child of the one before (as the
+/// harness chains them by `uuid` and `parentUuid`).
+fn claude_code_session(records: &[serde_json::Value]) -> String {
+    let mut out = String::new();
+    for (i, r) in records.iter().enumerate() {
+        let mut r = r.clone();
+        r["uuid"] = format!("u{i}").into();
+        r["parentUuid"] = match i {
+            0 => serde_json::Value::Null,
+            _ => format!("u{}", i - 1).into(),
+        };
+        r["sessionId"] = "s".into();
+        out.push_str(&r.to_string());
+        out.push('\n');
+    }
+    out
+}
+
 /// NR001's documented example is flagged (the last sentence names the retry budget, the
 /// thing the grep looked for, but not its absence: "retry" there is no word of trying again),
 /// and its "not flagged" case is not.
@@ -327,22 +345,7 @@ fn unacknowledged_null_result_does_what_its_doc_says() {
             serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
                 {"type": "text", "text": last}]}}),
         ];
-        let lines: Vec<String> = records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let mut r = r.clone();
-                r["uuid"] = format!("u{i}").into();
-                r["parentUuid"] = if i == 0 {
-                    serde_json::Value::Null
-                } else {
-                    format!("u{}", i - 1).into()
-                };
-                r["sessionId"] = "s".into();
-                r.to_string()
-            })
-            .collect();
-        std::fs::write(dir.join("log.jsonl"), lines.join("\n") + "\n").unwrap();
+        std::fs::write(dir.join("log.jsonl"), claude_code_session(&records)).unwrap();
         let r = check_in(
             &dir,
             &[
@@ -384,22 +387,7 @@ fn reference_into_compacted_span_does_what_its_doc_says() {
             serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
                 {"type": "text", "text": "I'll go with the second candidate."}]}}),
         ];
-        let lines: Vec<String> = records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let mut r = r.clone();
-                r["uuid"] = format!("u{i}").into();
-                r["parentUuid"] = if i == 0 {
-                    serde_json::Value::Null
-                } else {
-                    format!("u{}", i - 1).into()
-                };
-                r["sessionId"] = "s".into();
-                r.to_string()
-            })
-            .collect();
-        std::fs::write(dir.join("log.jsonl"), lines.join("\n") + "\n").unwrap();
+        std::fs::write(dir.join("log.jsonl"), claude_code_session(&records)).unwrap();
         let r = check_in(
             &dir,
             &[

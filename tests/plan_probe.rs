@@ -1302,8 +1302,10 @@ fn plan_says_an_empty_window_and_what_blocks_it() {
 
 /// Our Codex fixture: the compaction at turn 12 replaced turns 0..11 and froze their promises
 /// open (the retry of turn 9, the backoff and the rerun of turn 10); its summary carried them,
-/// and turns 16, 18 and 22 did them. A summary of turns 0..34 owes none of them now (it asked
-/// for all four), only the promise of turn 34 that nothing settles.
+/// and later turns settled them (the backoff promise by the patch of turn 16, the retry by the
+/// next `exec_command` at turn 18, the two plan steps by the plan update of turn 32 marking them
+/// completed). A summary of turns 0..34 owes none of them now (it asked for all four), only the
+/// promise of turn 34 that nothing settles.
 #[test]
 fn probe_asks_no_fact_a_compaction_froze_that_a_later_turn_settled() {
     let log = Path::new(env!("CARGO_MANIFEST_DIR"))
