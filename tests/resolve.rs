@@ -180,6 +180,26 @@ fn a_participle_after_its_noun_points_back_unless_it_takes_an_object() {
 }
 
 #[test]
+fn a_phrase_saying_what_we_or_you_did_points_back_at_where_it_was_done() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Add an all_messages method to the chat class."},
+        {"role": "assistant", "content": "Added the `all_messages` method to `Chat` in chat.py."},
+        {"role": "assistant", "content": "Now call the `all_messages` method we just created from the summarizer."},
+        {"role": "assistant", "content": "I checked the changes I made and the tests we need to add."},
+        {"role": "assistant", "content": "Run the tests you've added."},
+    ]));
+    let refs = with_antecedents(&a, &[Subkind::Anaphoric]);
+    // (The writer's own "I made" is the plain report of its last work, and "need" is no past.)
+    assert_eq!(
+        refs,
+        [
+            (2, "the `all_messages` method we just created", Some(1)),
+            (4, "the tests you've added", Some(3)),
+        ]
+    );
+}
+
+#[test]
 fn that_before_a_noun_that_is_also_a_verb_and_a_determiner_is_a_relative_pronoun() {
     let a = analyse(json!([
         {"role": "user", "content": "Find funds with no transaction fee and a 5-year record."},

@@ -163,6 +163,8 @@ struct ReferenceLists {
     #[serde(default)]
     recent_events: Vec<String>,
     #[serde(default)]
+    past_forms: Vec<String>,
+    #[serde(default)]
     not_head_nouns: Vec<String>,
     #[serde(default)]
     stand_in_nouns: Vec<String>,
@@ -566,7 +568,7 @@ impl Lexicon {
         }
         let r = &merged.reference;
         let description = format!(
-            r"(?i)\b(?:(this|that|these|those{quantifiers})|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\n]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}|{said}))\s+((?-i:(?:[A-Z][\w-]*\s+|`[^`\n]{{1,40}}`\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b",
+            r"(?i)\b(?:(this|that|these|those{quantifiers})|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\n]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}|{said}))\s+((?-i:(?:[A-Z][\w-]*\s+|`[^`\n]{{1,40}}`\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b|\bthe (?:(?:[\w-]+|`[^`\n]{{1,40}}`) ){{0,2}}([\w-]+) (?:that |which )?(?:we|you)(?:'ve|'d)? (?:(?:have|had|just|already|previously|recently|originally) ){{0,2}}(\w+[^e\W]ed|{past})\b",
             quantifiers = r
                 .user_quantifiers
                 .iter()
@@ -579,6 +581,7 @@ impl Lexicon {
             said = r.backward_said_noun.join("|"),
             recent = r.recent.join("|"),
             events = r.recent_events.join("|"),
+            past = r.past_forms.join("|"),
         );
         let ordinal = format!(
             r"(?i)\b(?:the|my|your|our) ({ords})(?:\s+(?:\w+\s+)?({nouns}|one|ones)\b|\s*[.,!?;])",
@@ -839,6 +842,7 @@ fn merge(into: &mut File, f: File) {
     r.backward_said_noun.extend(f.reference.backward_said_noun);
     r.recent.extend(f.reference.recent);
     r.recent_events.extend(f.reference.recent_events);
+    r.past_forms.extend(f.reference.past_forms);
     r.not_head_nouns.extend(f.reference.not_head_nouns);
     r.stand_in_nouns.extend(f.reference.stand_in_nouns);
     r.request_cues.extend(f.reference.request_cues);

@@ -37,13 +37,20 @@ impl Reader<'_> {
             // matched: "these LiveView modules", "the previous calculation". Its last word is
             // the head. ("this" is too often the situation itself: "in this regard".)
             // Group 9 is an event noun after "recent" (group 8): "Recent messages indicate".
-            let noun = c.get(4).or(c.get(5)).or(c.get(9)).map_or_else(
-                || {
-                    c.get(7)
-                        .map_or("", |n| n.as_str().rsplit(' ').next().unwrap_or(""))
-                },
-                |n| n.as_str(),
-            );
+            // Group 10 is the head of a phrase whose relative clause says what the writer or
+            // the reader did (group 11): "the method we just created", "the changes I made".
+            let noun = c
+                .get(4)
+                .or(c.get(5))
+                .or(c.get(9))
+                .or(c.get(10))
+                .map_or_else(
+                    || {
+                        c.get(7)
+                            .map_or("", |n| n.as_str().rsplit(' ').next().unwrap_or(""))
+                    },
+                    |n| n.as_str(),
+                );
             // Group 6 is "these/those" or a strong cue ("the previous") before an unlisted noun.
             let demonstrative = c
                 .get(1)
@@ -53,6 +60,11 @@ impl Reader<'_> {
             // does, and the sentence not naming them next.)
             let said_noun_cue = c.get(6).is_some_and(|d| lex.needs_a_said_noun(d.as_str()));
             if said_noun_cue && names_them_next(&t[e..]) {
+                continue;
+            }
+            if c.get(10).is_some()
+                && (is_stopword(noun) || lex.not_head_nouns.contains(&noun.to_lowercase()))
+            {
                 continue;
             }
             if c.get(6).is_some()
@@ -270,8 +282,9 @@ impl Reader<'_> {
                     && lex.said_or_done_nouns.contains(&noun.to_lowercase());
             let named = (!recent).then(|| vis.noun_last.get(&stem(noun)).copied());
             let ante = vis.or_previous(named.flatten());
-            // A cue that names an action ("the inserted line") points at a turn that did it.
-            let cue = c.get(2).map_or("", |b| b.as_str());
+            // A cue that names an action ("the inserted line", "the method we created")
+            // points at a turn that did it.
+            let cue = c.get(2).or(c.get(11)).map_or("", |b| b.as_str());
             let mut others = vis.nearby_and_acting(cue, lex);
             // "my original payment", "the initial request": the first turn that said it.
             let first_cue = c.get(2).or(c.get(6)).is_some_and(|b| {
