@@ -1438,6 +1438,36 @@ fn annotate_fails_when_its_output_cannot_be_written() {
     }
 }
 
+/// A standard error that cannot be written (`2>/dev/full`, a closed `2>&1 | head`) loses the
+/// warnings and notes, not the run's exit code: no command panics on it (exit 101).
+#[test]
+fn an_unwritable_standard_error_keeps_the_exit_code() {
+    let dir = scratch("stderr-full");
+    copy_fixture(&dir, "session.jsonl", "logs/good.jsonl");
+    std::fs::write(dir.join("logs/cut.jsonl"), "{\"type\":\"user\",\"mess").unwrap();
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let bin = env!("CARGO_BIN_EXE_trajlint");
+    let cases: [(&[&str], i32); 4] = [
+        // (The cut log is an unreadable input: exit 2, with its error on standard error.)
+        (&["check", "--output-format", "concise", "logs"], 2),
+        (
+            &["check", "--output-format", "concise", "logs/good.jsonl"],
+            1,
+        ),
+        (&["annotate", "--format", "json", "missing.jsonl"], 2),
+        (&["probe", "--turns", "1..2", "logs/good.jsonl"], 2),
+    ];
+    for (args, code) in cases {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .current_dir(&dir)
+            .stderr(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
+    }
+}
+
 /// A run with inputs that could not be read does not close with "All checks passed": it says
 /// how many files were checked and how many inputs could not be read.
 #[test]

@@ -1,6 +1,23 @@
 //! What every subcommand shares: input collection (files, directories, stdin), the lexicon,
 //! parallel reading in input order, and read diagnostics.
 
+/// `eprintln!` that cannot panic: a standard error that is closed or full (`2>&1 | head`,
+/// `2>/dev/full`) loses the message, not the run's exit code.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that cannot panic (see `eprintln!`).
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod annotate;
 pub mod check;
 pub mod plan;
