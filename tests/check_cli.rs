@@ -1438,6 +1438,52 @@ fn annotate_fails_when_its_output_cannot_be_written() {
     }
 }
 
+/// A walk reads a link to a log as the log (once, with the log itself beside it), reports a
+/// log's name linked to nothing as unreadable, and a hard link or the file standard input
+/// reads is the file already named: each file once, where first met.
+#[cfg(unix)]
+#[test]
+fn links_and_standard_input_are_the_files_they_name() {
+    let dir = scratch("links");
+    copy_fixture(&dir, "session.jsonl", "logs/real.jsonl");
+    copy_fixture(&dir, "session.jsonl", "elsewhere/other.jsonl");
+    std::os::unix::fs::symlink("../elsewhere/other.jsonl", dir.join("logs/link.jsonl")).unwrap();
+    std::os::unix::fs::symlink("real.jsonl", dir.join("logs/again.jsonl")).unwrap();
+    std::fs::hard_link(dir.join("logs/real.jsonl"), dir.join("logs/hard.jsonl")).unwrap();
+    let ob001 = |r: &Run| r.stdout.matches("OB001").count();
+    // real.jsonl and the link to other.jsonl; again.jsonl and hard.jsonl are real.jsonl.
+    let r = check_in(&dir, &["--output-format", "concise", "logs"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(ob001(&r), 2, "{}", r.stdout);
+    assert!(r.stdout.contains("logs/link.jsonl:"), "{}", r.stdout);
+    std::os::unix::fs::symlink("../gone.jsonl", dir.join("logs/dangling.jsonl")).unwrap();
+    let r = check_in(&dir, &["--output-format", "concise", "logs"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("logs/dangling.jsonl: error: a symbolic link to nothing"),
+        "{}",
+        r.stderr
+    );
+    // Standard input redirected from a file named too.
+    let stdin = std::fs::File::open(dir.join("logs/real.jsonl")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args([
+            "check",
+            "--isolated",
+            "--output-format",
+            "concise",
+            "logs/real.jsonl",
+            "-",
+        ])
+        .current_dir(&dir)
+        .stdin(stdin)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.matches("OB001").count(), 1, "{stdout}");
+}
+
 /// A standard error that cannot be written (`2>/dev/full`, a closed `2>&1 | head`) loses the
 /// warnings and notes, not the run's exit code: no command panics on it (exit 101).
 #[test]

@@ -4,8 +4,8 @@
 //! configuration, unreadable input, or no log found).
 
 use super::{
-    collect_inputs, display_name, file_key, for_each_mapped, load_lexicon, no_log_found, Input,
-    InputArgs,
+    collect_inputs, display_name, file_key, for_each_mapped, load_lexicon, no_log_found, FileId,
+    Input, InputArgs,
 };
 use clap::ValueEnum;
 use std::collections::HashSet;
@@ -594,43 +594,6 @@ fn keep_inputs_safe(
         inputs.remove(k);
     }
     Ok(())
-}
-
-/// What tells a file apart from every other, hard links included: its device and inode where
-/// the system has them, else its canonical path.
-#[derive(Debug, PartialEq, Eq, Hash)]
-enum FileId {
-    #[cfg(unix)]
-    Inode(u64, u64),
-    #[cfg(not(unix))]
-    Path(PathBuf),
-}
-
-impl FileId {
-    /// The file standard input reads, when it is one (not a pipe or a terminal).
-    fn of_stdin() -> Option<FileId> {
-        #[cfg(unix)]
-        {
-            FileId::of(Path::new("/dev/stdin"))
-        }
-        #[cfg(not(unix))]
-        {
-            None
-        }
-    }
-
-    fn of(p: &Path) -> Option<FileId> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            let m = std::fs::metadata(p).ok()?;
-            Some(FileId::Inode(m.dev(), m.ino()))
-        }
-        #[cfg(not(unix))]
-        {
-            p.canonicalize().ok().map(FileId::Path)
-        }
-    }
 }
 
 /// The parallel step for one input: read diagnostics, lint, baseline, render.

@@ -306,13 +306,31 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
                     Ok(e) if aider.contains(e.path()) => {}
                     // (The conversation's state beside its events is not a log.)
                     Ok(e) if conversation_state(e.path()) => {}
-                    Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => {
+                    // (A link to a file is read as the file, as it is when named; a link to a
+                    // directory is not walked: links may loop.)
+                    Ok(e)
+                        if e.file_type().is_some_and(|t| {
+                            t.is_file() || t.is_symlink() && e.path().is_file()
+                        }) =>
+                    {
                         // (A directory's event files make one input.)
                         if let Some(path) = walked.add(e.into_path()) {
                             if is_log_name(&path) {
                                 walked.push(Input::Path(path));
                             }
                         }
+                    }
+                    // A log's name on a link to nothing: a log that cannot be read, not one
+                    // silently left out.
+                    Ok(e)
+                        if e.file_type().is_some_and(|t| t.is_symlink())
+                            && !e.path().exists()
+                            && is_log_name(e.path()) =>
+                    {
+                        walked.push(Input::Unreadable {
+                            path: e.into_path(),
+                            why: "a symbolic link to nothing (its target does not exist)".into(),
+                        });
                     }
                     Ok(_) => {}
                     Err(e) => walked.push(walk_error(p, e)),
@@ -328,16 +346,26 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
             });
         }
     }
-    // Each input once (a path given twice, a file beside its directory), where first met.
+    // Each input once (a path given twice, a file beside its directory, a hard link to it, the
+    // file standard input reads), where first met.
+    #[derive(PartialEq, Eq, Hash)]
+    enum Key {
+        File(FileId),
+        Path(PathBuf),
+        Stdin,
+    }
     let mut seen = HashSet::new();
     inputs.retain(|i| {
         seen.insert(match i {
-            Input::Path(p) | Input::Unreadable { path: p, .. } => Some(file_key(p)),
-            Input::Events { pattern, .. } => Some(match (pattern.parent(), pattern.file_name()) {
-                (Some(dir), Some(name)) => file_key(dir).join(name),
-                _ => pattern.clone(),
-            }),
-            Input::Stdin => None,
+            Input::Path(p) => FileId::of(p).map_or_else(|| Key::Path(file_key(p)), Key::File),
+            Input::Unreadable { path: p, .. } => Key::Path(file_key(p)),
+            Input::Events { pattern, .. } => {
+                Key::Path(match (pattern.parent(), pattern.file_name()) {
+                    (Some(dir), Some(name)) => file_key(dir).join(name),
+                    _ => pattern.clone(),
+                })
+            }
+            Input::Stdin => FileId::of_stdin().map_or(Key::Stdin, Key::File),
         })
     });
     inputs
@@ -363,6 +391,43 @@ fn walk_error(root: &Path, e: ignore::Error) -> Input {
         ),
     };
     Input::Unreadable { path, why }
+}
+
+/// What tells a file apart from every other, hard links included: its device and inode where
+/// the system has them, else its canonical path.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+impl FileId {
+    /// The file standard input reads, when it is one (not a pipe or a terminal).
+    pub fn of_stdin() -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            FileId::of(Path::new("/dev/stdin"))
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+
+    pub fn of(p: &Path) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let m = std::fs::metadata(p).ok()?;
+            Some(FileId::Inode(m.dev(), m.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            p.canonicalize().ok().map(FileId::Path)
+        }
+    }
 }
 
 /// What tells two spellings of one file apart from two files: its canonical path when it has

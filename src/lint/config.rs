@@ -190,7 +190,9 @@ impl Config {
         }
         let mut ex = GlobSetBuilder::new();
         for p in &raw.exclude {
-            ex.add(glob(p.get_ref()).map_err(|m| err_at(file, text, p.span().start, m))?);
+            // ("runs/scratch/" names the directory as "runs/scratch" does.)
+            let pattern = p.get_ref().trim_end_matches('/');
+            ex.add(glob(pattern).map_err(|m| err_at(file, text, p.span().start, m))?);
         }
         let exclude = ex
             .build()
@@ -222,10 +224,21 @@ impl Config {
         out
     }
 
-    /// Whether a file found by walking a directory is excluded.
+    /// Whether a file found by walking a directory is excluded: a pattern that matches it, or
+    /// a directory above it, skips it ("runs/scratch" and "scratch" skip
+    /// `runs/scratch/a.jsonl`, as a directory in ruff's `exclude` or a `.gitignore` does).
     pub fn excluded(&self, rel: &str) -> bool {
-        let name = rel.rsplit('/').next().unwrap_or(rel);
-        self.exclude.is_match(rel) || self.exclude.is_match(name)
+        let mut path = rel;
+        loop {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            if self.exclude.is_match(path) || self.exclude.is_match(name) {
+                return true;
+            }
+            match path.rfind('/') {
+                Some(k) => path = &path[..k],
+                None => return false,
+            }
+        }
     }
 
     /// A path as the configuration's globs and the fingerprints see it: relative to the root,
@@ -311,6 +324,31 @@ mod tests {
             relative_path(Path::new("/work/main/sub/b.json"), Path::new("sub"), cwd),
             "b.json"
         );
+    }
+
+    #[test]
+    fn an_excluded_directory_skips_everything_under_it() {
+        let cat = Catalogue::builtin();
+        let exclude = |pattern: &str| {
+            let text = format!("exclude = [{pattern:?}]\n");
+            Config::parse("t.toml", &text, Path::new("/p"), cat).unwrap()
+        };
+        for pattern in [
+            "runs/scratch",
+            "runs/scratch/",
+            "scratch",
+            "runs/scratch/**",
+        ] {
+            let c = exclude(pattern);
+            assert!(c.excluded("runs/scratch/bad.jsonl"), "{pattern}");
+            assert!(c.excluded("runs/scratch/deep/bad.jsonl"), "{pattern}");
+            assert!(!c.excluded("runs/bad.jsonl"), "{pattern}");
+            assert!(!c.excluded("runs/scratchpad/bad.jsonl"), "{pattern}");
+        }
+        // A file's own name or glob still matches it alone.
+        let c = exclude("*.json");
+        assert!(c.excluded("runs/a.json"));
+        assert!(!c.excluded("runs/a.jsonl"));
     }
 
     #[test]
