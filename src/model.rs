@@ -329,9 +329,12 @@ impl Trajectory {
     }
 
     /// Links every tool result to its call: by id where both have one, else to the nearest
-    /// earlier call not yet answered (positional formats). One pass with a hash map.
+    /// earlier call not yet answered (positional formats). A result goes to the latest turn
+    /// that made a call of its id, to the first such call there not yet answered (one message
+    /// may repeat an id); an empty id is no id. One pass with a hash map.
     fn pair(&mut self) {
-        let mut by_id: HashMap<String, (usize, usize)> = HashMap::new();
+        // Each id's calls in order, and how many of them are surely answered.
+        let mut by_id: HashMap<String, (Vec<(usize, usize)>, usize)> = HashMap::new();
         // Calls of the latest turn that made calls: what a positional result answers, the first
         // not yet answered. (Answered calls are marked, not taken out: a turn of thousands of
         // parallel calls was quadratic.)
@@ -346,17 +349,30 @@ impl Trajectory {
                 unanswered_from = 0;
             }
             for c in 0..self.turns[t].calls.len() {
-                if let Some(id) = &self.turns[t].calls[c].id {
-                    by_id.insert(id.clone(), (t, c));
+                if let Some(id) = self.turns[t].calls[c].id.as_ref().filter(|i| !i.is_empty()) {
+                    let (calls, done) = by_id.entry(id.clone()).or_default();
+                    // (A later turn reusing the id starts over: its results are for its calls.)
+                    if calls.last().is_some_and(|&(ct, _)| ct != t) {
+                        calls.clear();
+                        *done = 0;
+                    }
+                    calls.push((t, c));
                 }
                 pending.push((t, c));
             }
             let Some(result) = &self.turns[t].result else {
                 continue;
             };
-            let target = match (result.call, &result.call_id) {
+            let id = result.call_id.as_ref().filter(|i| !i.is_empty());
+            let target = match (result.call, id) {
                 (Some(tc), _) => Some(tc),
-                (None, Some(id)) => by_id.get(id).copied(),
+                (None, Some(id)) => by_id.get_mut(id).and_then(|(calls, done)| {
+                    while calls.get(*done).is_some_and(|c| answered.contains(c)) {
+                        *done += 1;
+                    }
+                    // (A second result for the one call: the latest call of the id.)
+                    calls.get(*done).or(calls.last()).copied()
+                }),
                 (None, None) => {
                     while pending
                         .get(unanswered_from)

@@ -582,6 +582,37 @@ mod tests {
     }
 
     #[test]
+    fn shared_and_empty_ids_pair_each_result_with_its_own_call() {
+        // Two calls with an empty id (paired by position), then a message whose two calls
+        // both say `call_0` (each result to the first not yet answered), then a later message
+        // reusing `call_0` (its result is its own, not the earlier message's).
+        let src = r#"[
+ {"role": "user", "content": "Find the parser"},
+ {"role": "assistant", "content": null, "tool_calls": [
+   {"id": "", "type": "function", "function": {"name": "search", "arguments": "{\"q\":\"parse\"}"}},
+   {"id": "", "type": "function", "function": {"name": "list_dir", "arguments": "{}"}}]},
+ {"role": "tool", "tool_call_id": "", "content": ""},
+ {"role": "tool", "tool_call_id": "", "content": "a.py b.py"},
+ {"role": "assistant", "content": null, "tool_calls": [
+   {"id": "call_0", "type": "function", "function": {"name": "read", "arguments": "{\"p\":\"a.py\"}"}},
+   {"id": "call_0", "type": "function", "function": {"name": "read", "arguments": "{\"p\":\"b.py\"}"}}]},
+ {"role": "tool", "tool_call_id": "call_0", "content": "A"},
+ {"role": "tool", "tool_call_id": "call_0", "content": "B"},
+ {"role": "assistant", "content": null, "tool_calls": [
+   {"id": "call_0", "type": "function", "function": {"name": "search", "arguments": "{\"q\":\"parse\"}"}}]},
+ {"role": "tool", "tool_call_id": "call_0", "content": ""}
+]"#;
+        let out = read_as(src);
+        let t = &out.trajectories[0];
+        let answered = |turn: usize| -> Vec<Option<usize>> {
+            t.turns[turn].calls.iter().map(|c| c.result_turn).collect()
+        };
+        assert_eq!(answered(1), [Some(2), Some(3)]);
+        assert_eq!(answered(4), [Some(5), Some(6)]);
+        assert_eq!(answered(7), [Some(8)]);
+    }
+
+    #[test]
     fn array_of_messages_pairs_by_id() {
         let src = r#"[
  {"role": "system", "content": "Be brief."},
