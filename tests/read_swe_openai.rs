@@ -110,20 +110,21 @@ const SWE: &str = "swe-agent";
 
 /// (path, system, user, assistant, tool, calls, paired, tracebacks, rejected edits, id).
 /// Counted with Python from `history[]`: demonstration messages are system turns; an observation
-/// is a `tool` message or a `user` message right after an assistant action (the last action,
-/// `submit`, has no observation in the v0 runs).
+/// is a `tool` message or a `user` message right after an assistant action. Then the steps the
+/// history leaves out, from `trajectory[]`: the observation of the history's last action (the
+/// final `submit`'s diff or flag), and in 6e44b9 the whole last step (`submit`).
 #[allow(clippy::type_complexity)]
 const SWE_FILES: [(&str, usize, usize, usize, usize, usize, usize, usize, usize, Option<&str>); 10] = [
-    ("tests/test_data/trajectories/gpt4__swe-agent-test-repo__default_from_url__t-0.00__p-0.95__c-3.00__install-1/6e44b9__sweagenttestrepo-1c2844.traj", 1, 1, 4, 4, 4, 4, 0, 0, Some("SWE-agent__test-repo-i1")),
-    ("tests/test_data/trajectories/gpt4__swe-agent__test-repo__default_from_url__t-0.00__p-0.95__c-3.00__install-1/swe-agent__test-repo-i1.traj", 2, 1, 5, 4, 5, 4, 0, 0, None),
-    ("tests/test_data/trajectories/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458.traj", 2, 1, 12, 11, 12, 11, 1, 3, None),
-    ("trajectories/demonstrations/ctf/crypto/BabyEncryption.traj", 1, 1, 15, 14, 15, 14, 2, 2, None),
-    ("trajectories/demonstrations/ctf/web/i_got_id_demo.traj", 1, 1, 21, 20, 21, 20, 0, 0, None),
+    ("tests/test_data/trajectories/gpt4__swe-agent-test-repo__default_from_url__t-0.00__p-0.95__c-3.00__install-1/6e44b9__sweagenttestrepo-1c2844.traj", 1, 1, 5, 5, 5, 5, 0, 0, Some("SWE-agent__test-repo-i1")),
+    ("tests/test_data/trajectories/gpt4__swe-agent__test-repo__default_from_url__t-0.00__p-0.95__c-3.00__install-1/swe-agent__test-repo-i1.traj", 2, 1, 5, 5, 5, 5, 0, 0, None),
+    ("tests/test_data/trajectories/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458.traj", 2, 1, 12, 12, 12, 12, 1, 3, None),
+    ("trajectories/demonstrations/ctf/crypto/BabyEncryption.traj", 1, 1, 15, 15, 15, 15, 2, 2, None),
+    ("trajectories/demonstrations/ctf/web/i_got_id_demo.traj", 1, 1, 21, 21, 21, 21, 0, 0, None),
     ("trajectories/demonstrations/function_calling_simple.traj", 1, 1, 5, 5, 5, 5, 0, 0, None),
-    ("trajectories/demonstrations/human_thought__swe-bench-HumanEvalFix-python__lcb__t-0.00__p-0.95__c-4.00__install-0/humanevalfix-python-0.traj", 1, 1, 5, 4, 5, 4, 0, 0, None),
+    ("trajectories/demonstrations/human_thought__swe-bench-HumanEvalFix-python__lcb__t-0.00__p-0.95__c-4.00__install-0/humanevalfix-python-0.traj", 1, 1, 5, 5, 5, 5, 0, 0, None),
     ("trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__function_calling_replace__install-1/marshmallow-code__marshmallow-1867.traj", 1, 1, 11, 11, 11, 11, 0, 1, Some("marshmallow-code__marshmallow-1867")),
     ("trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__function_calling_replace_from_source/marshmallow-code__marshmallow-1867.traj", 1, 1, 13, 13, 13, 13, 0, 0, Some("marshmallow-code__marshmallow-1867")),
-    ("trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__xml_sys-env_window100__t-0.20__p-0.95__c-2.00__install-1/marshmallow-code__marshmallow-1867.traj", 1, 1, 11, 10, 11, 10, 0, 1, Some("marshmallow-code__marshmallow-1867")),
+    ("trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__xml_sys-env_window100__t-0.20__p-0.95__c-2.00__install-1/marshmallow-code__marshmallow-1867.traj", 1, 1, 11, 11, 11, 11, 0, 1, Some("marshmallow-code__marshmallow-1867")),
 ];
 
 #[test]
@@ -182,17 +183,18 @@ fn swe_agent_call_shapes() {
         .iter()
         .flat_map(|x| x.calls.iter().map(|c| c.name.as_str()))
         .collect();
-    assert_eq!(names, ["find_file", "open", "edit", "bash"]);
-    assert!(t
-        .turns
+    // (The last step, `submit`, is only in `trajectory[]`: its action text is the call.)
+    assert_eq!(names, ["find_file", "open", "edit", "bash", "submit"]);
+    let calls: Vec<&trajlint::model::ToolCall> = t.turns.iter().flat_map(|x| &x.calls).collect();
+    assert!(calls[..4]
         .iter()
-        .flat_map(|x| &x.calls)
         .all(|c| c.id.as_deref().is_some_and(|i| i.starts_with("call_"))));
-    assert!(t
-        .turns
-        .iter()
-        .filter_map(|x| x.result.as_ref())
-        .all(|r| r.call_id.is_some()));
+    let results: Vec<&trajlint::model::ToolResult> =
+        t.turns.iter().filter_map(|x| x.result.as_ref()).collect();
+    assert!(results[..4].iter().all(|r| r.call_id.is_some()));
+    // Its observation (the diff) answers it.
+    let submit = calls[4].result_turn.expect("submit answered");
+    assert!(t.turns[submit].segments[0].text.text.contains("diff --git"));
     // v0: the action text is the call, named by its first word, paired by position.
     let (_, out) = read(&root, &format!("{SWE}/{}", SWE_FILES[1].0));
     let t = &out.trajectories[0];

@@ -41,6 +41,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let (history, steps) = (list("history"), list("trajectory"));
     if !history.is_empty() {
         read_history(&d, history, &mut traj, &mut out);
+        read_tail(&d, history, steps, &mut traj, &mut out);
     } else if !steps.is_empty() {
         read_steps(&d, steps, &mut traj, &mut out);
     } else {
@@ -190,6 +191,50 @@ fn end_before_status(t: &mut Turn) {
     }
 }
 
+/// The steps SWE-agent left out of `history[]`: the run's last step (mostly `submit`, its
+/// observation the final diff or flag) is often only in `trajectory[]`, and so is the
+/// observation of the history's last action. Steps are matched to the history's own assistant
+/// messages by their `action` text: the k-th step is the k-th of them when their actions agree,
+/// else the last step whose action is the history's last.
+fn read_tail(
+    d: &Doc,
+    history: &[Value],
+    steps: &[Value],
+    traj: &mut Trajectory,
+    out: &mut ReadOutput,
+) {
+    let action = |v: &Value| d.get_str(v, "action").map(|a| a.trim().to_string());
+    let own: Vec<&Value> = history
+        .iter()
+        .filter(|m| {
+            d.get_str(m, "role").as_deref() == Some("assistant")
+                && !d.flag(m, "is_demo")
+                && d.get_str(m, "message_type").as_deref() != Some("demonstration")
+        })
+        .collect();
+    let Some(last) = own.last().and_then(|m| action(m)) else {
+        return;
+    };
+    let agrees = |k: usize| steps.get(k).and_then(|s| action(s)).as_ref() == Some(&last);
+    let Some(matched) = Some(own.len() - 1)
+        .filter(|&k| agrees(k))
+        .or_else(|| (0..steps.len()).rev().find(|&k| agrees(k)))
+    else {
+        return;
+    };
+    // The history's last call, still unanswered: the matched step's observation answers it.
+    let unanswered = traj
+        .turns
+        .last()
+        .is_some_and(|t| t.role == Role::Assistant && !t.calls.is_empty());
+    if unanswered {
+        if let Some(o) = step_observation(d, &steps[matched]) {
+            traj.turns.push(step_observation_turn(d, o));
+        }
+    }
+    read_steps(d, &steps[matched + 1..], traj, out);
+}
+
 /// `trajectory[]` steps: `{response, thought, action, observation, …}`.
 fn read_steps(d: &Doc, steps: &[Value], traj: &mut Trajectory, out: &mut ReadOutput) {
     for step in steps {
@@ -210,9 +255,7 @@ fn read_steps(d: &Doc, steps: &[Value], traj: &mut Trajectory, out: &mut ReadOut
         let prose = text_of("response").or_else(|| text_of("thought"));
         let action = d.get(step, "action");
         let call = action.and_then(|a| action_call(d, a));
-        let observation = d
-            .get(step, "observation")
-            .filter(|v| matches!(v.kind, Kind::Str { .. } | Kind::Array(_)));
+        let observation = step_observation(d, step);
         // The assistant parts and the observation interleave in the step object (action,
         // observation, response, thought): the two turns get disjoint spans.
         let parts: Vec<Span> = prose
@@ -235,13 +278,24 @@ fn read_steps(d: &Doc, steps: &[Value], traj: &mut Trajectory, out: &mut ReadOut
             traj.turns.push(t);
         }
         if let Some(o) = observation {
-            let mut t = Turn::new(Role::Tool, o.span);
-            push_content(d, o, SegmentKind::Output, &mut t);
-            end_before_status(&mut t);
-            t.result = Some(ToolResult::default());
-            traj.turns.push(t);
+            traj.turns.push(step_observation_turn(d, o));
         }
     }
+}
+
+/// A step's `observation`, when it holds text.
+fn step_observation<'v>(d: &Doc, step: &'v Value) -> Option<&'v Value> {
+    d.get(step, "observation")
+        .filter(|v| matches!(v.kind, Kind::Str { .. } | Kind::Array(_)))
+}
+
+/// The tool turn of a step's observation, paired by position with the call before it.
+fn step_observation_turn(d: &Doc, o: &Value) -> Turn {
+    let mut t = Turn::new(Role::Tool, o.span);
+    push_content(d, o, SegmentKind::Output, &mut t);
+    end_before_status(&mut t);
+    t.result = Some(ToolResult::default());
+    t
 }
 
 /// The run's instance id: `info.instance_id`, else `replay_config.problem_statement.id`
@@ -357,6 +411,40 @@ mod tests {
         // Empty content falls back to the thought.
         assert_eq!(t.turns[5].segments[0].text.text, "Run it.");
         assert_eq!(t.turns[7].calls[0].result_turn, None);
+    }
+
+    #[test]
+    fn steps_the_history_leaves_out_are_read_from_the_trajectory() {
+        // The history ends on the `ls` action, unanswered; the trajectory holds its
+        // observation and a last step (`submit`, its diff) that the history lacks.
+        let src = r#"{"history": [
+  {"role": "system", "content": "You are an agent."},
+  {"role": "user", "content": "Fix the bug."},
+  {"role": "assistant", "content": "Look.", "action": "ls\n"}
+], "trajectory": [
+  {"action": "ls\n", "observation": "a.py\n", "response": "Look."},
+  {"action": "submit\n", "observation": "diff --git a/a.py b/a.py\n", "response": "Done, submitting."}
+]}"#;
+        let out = read_checked(src, false);
+        let t = &out.trajectories[0];
+        use Role::*;
+        let roles: Vec<Role> = t.turns.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [System, User, Assistant, Tool, Assistant, Tool]);
+        assert_eq!(t.turns[2].calls[0].result_turn, Some(3));
+        assert_eq!(t.turns[3].segments[0].text.text, "a.py\n");
+        assert_eq!(t.turns[4].calls[0].name, "submit");
+        assert_eq!(t.turns[4].calls[0].result_turn, Some(5));
+        assert!(t.turns[5].segments[0].text.text.starts_with("diff --git"));
+        // A history that has every step reads none twice.
+        let whole = src.replace(
+            r#"{"role": "assistant", "content": "Look.", "action": "ls\n"}"#,
+            r#"{"role": "assistant", "content": "Look.", "action": "ls\n"},
+  {"role": "user", "content": "a.py\n"},
+  {"role": "assistant", "content": "Done, submitting.", "action": "submit\n"},
+  {"role": "user", "content": "diff --git a/a.py b/a.py\n"}"#,
+        );
+        let out = read_checked(&whole, false);
+        assert_eq!(out.trajectories[0].turns.len(), 6);
     }
 
     #[test]
