@@ -215,7 +215,7 @@ fn read_tail(
     let Some(last) = own.last().and_then(|m| action(m)) else {
         return;
     };
-    let agrees = |k: usize| steps.get(k).and_then(|s| action(s)).as_ref() == Some(&last);
+    let agrees = |k: usize| steps.get(k).and_then(&action).as_ref() == Some(&last);
     let Some(matched) = Some(own.len() - 1)
         .filter(|&k| agrees(k))
         .or_else(|| (0..steps.len()).rev().find(|&k| agrees(k)))
