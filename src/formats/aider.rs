@@ -11,7 +11,7 @@
 //! spaces). Two things follow, both used when the file has hard breaks: a `#### ` line without
 //! one is a level-4 heading in the assistant's reply, and a `> ` line without one starts a
 //! multi-line output (pytest, pip) whose further lines carry no prefix, up to the line that ends
-//! with the hard break. Segments are verbatim raw ranges with the prefix and the trailing spaces
+//! with the hard break, unless it is a quote inside the assistant's reply. Segments are verbatim raw ranges with the prefix and the trailing spaces
 //! left out.
 
 use super::{ReadOutput, Shape};
@@ -73,6 +73,16 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
                     r.flush();
                 }
                 r.line(BlockKind::User, line, p);
+            }
+            // In the assistant's reply, a `> ` line without the break is its own Markdown
+            // quote: aider's outputs follow a command or another output line, never the
+            // reply's text.
+            Marker::Tool(_)
+                if hard
+                    && !ends_with_break(raw)
+                    && matches!(r.block, Some(ref b) if b.kind == BlockKind::Assistant) =>
+            {
+                r.line(BlockKind::Assistant, line, 0);
             }
             Marker::Tool(p) => {
                 if !matches!(r.block, Some(ref b) if b.kind == BlockKind::Tool) {
@@ -524,6 +534,31 @@ tests/a.py .F
             .iter()
             .map(|t| (t.role, t.segments.len(), t.calls.len()))
             .collect()
+    }
+
+    #[test]
+    fn a_quote_in_the_reply_is_the_reply_s_and_an_output_after_a_command_is_aider_s() {
+        let src = "#### what does the README say about installs?  \n\nThe README says:\n\n> Install with pip.\n\nI will update setup.py to pin the version next.\n\nsetup.py\n```python\n<<<<<<< SEARCH\nversion = 1\n=======\nversion = 2\n>>>>>>> REPLACE\n```\n\n> Applied edit to setup.py  \n\n#### /test pytest  \n> ===== test session starts =====\nE   assert 1 == 2\n> 1 failed  \n";
+        let out = read_str(src);
+        let t = &out.trajectories[0];
+        use Role::*;
+        // (User, the reply with its quote and its edit, aider's line, the command (a call),
+        // its three-line output.)
+        assert_eq!(
+            kinds(t),
+            [
+                (User, 1, 0),
+                (Assistant, 4, 1),
+                (Tool, 1, 0),
+                (User, 1, 1),
+                (Tool, 3, 0)
+            ]
+        );
+        assert!(t.turns[1]
+            .segments
+            .iter()
+            .any(|s| s.text.text.contains("Install with pip.")));
+        assert_eq!(t.turns[1].calls[0].result_turn, Some(2));
     }
 
     #[test]
