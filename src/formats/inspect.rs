@@ -72,7 +72,14 @@ fn read_json(bytes: &[u8], doc: &Value, cx: &mut Cx, out: &mut ReadOutput) {
             "this log has no samples: turns are read from its model and tool events",
         );
         let mut traj = Trajectory::new(Format::Inspect, doc.span);
-        read_events(&d, d.items(events), &mut traj, cx, out);
+        read_events(
+            &d,
+            d.items(events),
+            d.get(doc, "attachments"),
+            &mut traj,
+            cx,
+            out,
+        );
         if !traj.turns.is_empty() {
             out.trajectories.push(traj);
         }
@@ -239,6 +246,7 @@ fn read_sample(d: &Doc, s: &Value, cx: &mut Cx, out: &mut ReadOutput) -> Option<
     let messages = d.get(s, "messages").map_or(&[][..], |m| d.items(m));
     let pool = d.get(s, "message_pool").map_or(&[][..], |m| d.items(m));
     let events = d.get(s, "events").map_or(&[][..], |e| d.items(e));
+    let attachments = d.get(s, "attachments");
     let mut list: Vec<&Value> = messages.iter().collect();
     if list.is_empty() && !pool.is_empty() {
         list = pool.iter().collect();
@@ -268,7 +276,7 @@ fn read_sample(d: &Doc, s: &Value, cx: &mut Cx, out: &mut ReadOutput) -> Option<
                 "events",
                 "a sample without messages: turns are read from its model and tool events".into(),
             );
-            read_events(d, events, &mut traj, cx, out);
+            read_events(d, events, attachments, &mut traj, cx, out);
         }
     } else {
         let scan = scan_events(d, events, &list);
@@ -288,7 +296,7 @@ fn read_sample(d: &Doc, s: &Value, cx: &mut Cx, out: &mut ReadOutput) -> Option<
                     }
                 }
             }
-            push_message(d, m, &scan.tool_failures, &mut traj, cx, out);
+            push_message(d, m, &scan.tool_failures, attachments, &mut traj, cx, out);
         }
         for (k, c) in scan.compactions.iter().enumerate() {
             if !placed[k] {
@@ -440,6 +448,7 @@ fn push_message(
     d: &Doc,
     m: &Value,
     tool_failures: &HashMap<String, Option<String>>,
+    attachments: Option<&Value>,
     traj: &mut Trajectory,
     cx: &mut Cx,
     out: &mut ReadOutput,
@@ -465,7 +474,7 @@ fn push_message(
     let kind = if summary { SegmentKind::Summary } else { kind };
     t.is_summary = summary;
     if let Some(c) = d.get(m, "content") {
-        push_content(d, c, kind, &mut t, cx, out);
+        push_content(d, c, kind, attachments, &mut t, cx, out);
     }
     if role == Role::Assistant {
         if let Some(calls) = d.get(m, "tool_calls") {
@@ -525,24 +534,34 @@ fn tool_call(d: &Doc, c: &Value) -> ToolCall {
 
 /// Message content: a string or a list of content blocks (`text`, `reasoning`; images, audio,
 /// documents and data blocks carry no text).
+/// (Text Inspect stored once for the sample, `attachment://KEY`, is read from the sample's
+/// `attachments[KEY]`, its segment spanning it there.)
 fn push_content(
     d: &Doc,
     c: &Value,
     kind: SegmentKind,
+    attachments: Option<&Value>,
     t: &mut Turn,
     cx: &mut Cx,
     out: &mut ReadOutput,
 ) {
     let push = |v: &Value, t: &mut Turn, cx: &mut Cx, out: &mut ReadOutput| {
-        let Some(text) = d.text(v) else { return };
-        if text.text.starts_with("attachment://") {
-            cx.note_once(
-                out,
-                v.span,
-                "attachment",
-                "text stored as an `attachment://` reference was not read (it lies outside the message)".into(),
-            );
-            return;
+        let Some(mut text) = d.text(v) else { return };
+        if let Some(key) = text.text.strip_prefix("attachment://") {
+            match attachments
+                .and_then(|a| d.get(a, key.trim()))
+                .and_then(|a| d.text(a))
+            {
+                Some(stored) => text = stored,
+                // (The reference stays as the text: what the message held is unknown, not
+                // empty.)
+                None => cx.note_once(
+                    out,
+                    v.span,
+                    "attachment",
+                    "text stored as an `attachment://` reference that the sample's attachments do not hold was not read".into(),
+                ),
+            }
         }
         if !text.is_empty() {
             t.push_text(kind, text);
@@ -587,6 +606,7 @@ fn push_content(
 fn read_events(
     d: &Doc,
     events: &[Value],
+    attachments: Option<&Value>,
     traj: &mut Trajectory,
     cx: &mut Cx,
     out: &mut ReadOutput,
@@ -607,10 +627,10 @@ fn read_events(
                     if has_tool_events && d.is(m, "role", "tool") {
                         continue;
                     }
-                    push_message(d, m, &none, traj, cx, out);
+                    push_message(d, m, &none, attachments, traj, cx, out);
                 }
                 if let Some(m) = output_message(d, e) {
-                    push_message(d, m, &none, traj, cx, out);
+                    push_message(d, m, &none, attachments, traj, cx, out);
                 }
             }
             Some("tool") => traj.turns.push(tool_event_turn(d, e)),
@@ -687,6 +707,26 @@ mod tests {
   {"role": "assistant", "content": "Done."}
  ], "events": [{"event": "tool", "id": "c1", "failed": true, "uuid": "u"}]},
  {"id": "s2", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]}]}"#;
+
+    #[test]
+    fn text_stored_as_an_attachment_is_read_from_the_sample_s_attachments() {
+        let src = r#"{"eval": {"task": "t"}, "samples": [{"id": "s1", "messages": [
+  {"role": "user", "content": "List the files"},
+  {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "function": "bash", "arguments": {"cmd": "ls"}}, {"id": "c2", "function": "bash", "arguments": {"cmd": "ls /gone"}}]},
+  {"role": "tool", "tool_call_id": "c1", "content": "attachment://ddd"},
+  {"role": "tool", "tool_call_id": "c2", "content": [{"type": "text", "text": "attachment://eee"}]}
+], "attachments": {"ddd": "total 0\nfile.txt"}}]}"#;
+        let out = read_str(src);
+        let t = &out.trajectories[0];
+        // Resolved: the stored text, its span that of the stored value.
+        let seg = &t.turns[2].segments[0];
+        assert_eq!(seg.text.text, "total 0\nfile.txt");
+        let at = src.find("\"total 0").unwrap() + 1;
+        assert_eq!(seg.text.span.start, at);
+        // Not held: the reference stays (the output is unknown, not empty), and a note says so.
+        assert_eq!(t.turns[3].segments[0].text.text, "attachment://eee");
+        assert!(out.issues.iter().any(|i| i.message.contains("do not hold")));
+    }
 
     #[test]
     fn samples_turns_pairing_and_errors() {
