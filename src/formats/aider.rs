@@ -11,7 +11,8 @@
 //! spaces). Two things follow, both used when the file has hard breaks: a `#### ` line without
 //! one is a level-4 heading in the assistant's reply, and a `> ` line without one starts a
 //! multi-line output (pytest, pip) whose further lines carry no prefix, up to the line that ends
-//! with the hard break, unless it is a quote inside the assistant's reply. Segments are verbatim raw ranges with the prefix and the trailing spaces
+//! with the hard break, unless, inside the assistant's reply, a blank line comes first (the
+//! reply's own Markdown quote). Segments are verbatim raw ranges with the prefix and the trailing spaces
 //! left out.
 
 use super::{ReadOutput, Shape};
@@ -74,13 +75,14 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
                 }
                 r.line(BlockKind::User, line, p);
             }
-            // In the assistant's reply, a `> ` line without the break is its own Markdown
-            // quote: aider's outputs follow a command or another output line, never the
-            // reply's text.
+            // In the assistant's reply, a `> ` line without the break whose lines run into a
+            // blank one before any ends with the break is the reply's own Markdown quote, not
+            // aider's output ("> Tokens: 5.8k sent" then "Cost: … costs.  ").
             Marker::Tool(_)
                 if hard
                     && !ends_with_break(raw)
-                    && matches!(r.block, Some(ref b) if b.kind == BlockKind::Assistant) =>
+                    && matches!(r.block, Some(ref b) if b.kind == BlockKind::Assistant)
+                    && !closes_before_a_blank(bytes, &lines[i + 1..]) =>
             {
                 r.line(BlockKind::Assistant, line, 0);
             }
@@ -134,6 +136,21 @@ fn split_lines(bytes: &[u8]) -> Vec<Span> {
 
 fn ends_with_break(raw: &[u8]) -> bool {
     raw.ends_with(b"  ")
+}
+
+/// Whether a line ending with the hard break comes before a blank line, within a few lines
+/// (bounded: a long run of quoted lines is not read again from each of them).
+fn closes_before_a_blank(bytes: &[u8], next: &[Span]) -> bool {
+    for l in next.iter().take(64) {
+        let raw = &bytes[l.start..l.end];
+        if raw.trim_ascii().is_empty() {
+            return false;
+        }
+        if ends_with_break(raw) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether aider wrote this file with hard breaks: most of its `#### ` and `> ` lines end so.
