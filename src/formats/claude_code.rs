@@ -14,7 +14,8 @@
 //! except the compaction summary (`isCompactSummary`; in print mode's stream, the harness's own
 //! synthetic message after the boundary). An API error written as the model's message is an event
 //! of the run stopping. Hand-made logs whose records are not linked at all, and the web export
-//! (`{"loglines": [...]}`), are read in file order.
+//! (`{"loglines": [...]}`), are read in file order. Sessions joined in one file (`cat`, `>>`),
+//! trees of different `sessionId`s that never link, are a trajectory each.
 
 use super::{anthropic, jsonl_objects, push_content, ReadOutput, Severity, Shape};
 use crate::json::{Doc, Kind, Value};
@@ -46,9 +47,80 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             records = lines.iter().map(|l| (l.span, &l.value)).collect();
         }
     }
-    let prompts = delivered_prompts(&d, &records);
-    let order = active_branch(&d, &records, &prompts, &mut out);
-    let mut traj = Trajectory::new(Format::ClaudeCode, Span::new(0, bytes.len()));
+    let sessions = sessions(&d, &records);
+    let whole = sessions.len() == 1;
+    for group in sessions {
+        let span = if whole {
+            Span::new(0, bytes.len())
+        } else {
+            let (first, last) = (group[0].0, group[group.len() - 1].0);
+            first.cover(last)
+        };
+        if let Some(traj) = read_session(&d, &group, span, &mut out) {
+            out.trajectories.push(traj);
+        }
+    }
+    out
+}
+
+/// The records of each session a file holds: one group, unless sessions were joined (`cat`,
+/// `>>`): records of several `sessionId`s whose conversation trees never link to each other
+/// are each their own trajectory, in order of first appearance. (A resumed session's file
+/// holds records of the earlier session linked into its own tree: one conversation.) A record
+/// without a session id goes with the record before it.
+fn sessions<'v>(d: &Doc, records: &[(Span, &'v Value)]) -> Vec<Vec<(Span, &'v Value)>> {
+    let id_of = |rec: &Value| {
+        d.get_str(rec, "sessionId")
+            .or_else(|| d.get_str(rec, "session_id"))
+    };
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut group_of: Vec<usize> = Vec::with_capacity(records.len());
+    let mut current = 0usize;
+    for (_, rec) in records {
+        if let Some(id) = id_of(rec) {
+            let n = index.len();
+            current = *index.entry(id).or_insert(n);
+        }
+        group_of.push(current);
+    }
+    if index.len() < 2 {
+        return vec![records.to_vec()];
+    }
+    // Whether a record links to one of another session: then it is one conversation.
+    let mut uuid_group: HashMap<String, usize> = HashMap::new();
+    for (k, (_, rec)) in records.iter().enumerate() {
+        if let Some(u) = d.get_str(rec, "uuid") {
+            uuid_group.insert(u, group_of[k]);
+        }
+    }
+    let linked = records.iter().enumerate().any(|(k, (_, rec))| {
+        ["parentUuid", "logicalParentUuid", "leafUuid"]
+            .iter()
+            .filter_map(|key| d.get_str(rec, key))
+            .any(|p| uuid_group.get(&p).is_some_and(|&g| g != group_of[k]))
+    });
+    if linked {
+        return vec![records.to_vec()];
+    }
+    let mut groups: Vec<Vec<(Span, &Value)>> = vec![Vec::new(); index.len()];
+    for (k, r) in records.iter().enumerate() {
+        groups[group_of[k]].push(*r);
+    }
+    groups
+}
+
+/// One session's records as a trajectory spanning `span`.
+fn read_session(
+    d: &Doc,
+    records: &[(Span, &Value)],
+    span: Span,
+    out: &mut ReadOutput,
+) -> Option<Trajectory> {
+    // (A copy of the view, which the reading below borrows as the whole file's did.)
+    let d = *d;
+    let prompts = delivered_prompts(&d, records);
+    let order = active_branch(&d, records, &prompts, out);
+    let mut traj = Trajectory::new(Format::ClaudeCode, span);
     // The assistant turn further lines of the same API response join: (message id, turn index).
     let mut open: Option<(String, usize)> = None;
     // The first turn of each API message, for its calls written after results (`continues`).
@@ -318,10 +390,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             turn_of_uuid.entry(u).or_insert(t);
         }
     }
-    if !traj.turns.is_empty() {
-        out.trajectories.push(traj);
-    }
-    out
+    (!traj.turns.is_empty()).then_some(traj)
 }
 
 fn is_object(v: &Value) -> bool {
@@ -1098,6 +1167,55 @@ mod tests {
             out.issues
         );
         formats::checked::in_order(t);
+    }
+
+    #[test]
+    fn sessions_joined_in_one_file_are_each_read_and_a_resumed_one_is_one() {
+        let other = |l: String| l.replace(r#""sessionId":"s1""#, r#""sessionId":"s2""#);
+        let first = [
+            line("u1", None, "user", &user("fix the parser")),
+            line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                &asst("m1", r#"{"type":"text","text":"I will verify it later."}"#),
+            ),
+        ];
+        let second = [
+            other(line("v1", None, "user", &user("update the docs"))),
+            other(line(
+                "b1",
+                Some("v1"),
+                "assistant",
+                &asst("m2", r#"{"type":"text","text":"Done."}"#),
+            )),
+        ];
+        // `cat first.jsonl second.jsonl`: two trees, two sessions.
+        let joined = first
+            .iter()
+            .chain(&second)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n");
+        let out = read_str(&joined);
+        let ids: Vec<Option<&str>> = out.trajectories.iter().map(|t| t.id.as_deref()).collect();
+        assert_eq!(ids, [Some("s1"), Some("s2")]);
+        assert_eq!(out.trajectories[0].turns.len(), 2);
+        assert_eq!(out.trajectories[1].turns.len(), 2);
+        assert!(out
+            .issues
+            .iter()
+            .all(|i| !i.message.contains("not on the active branch")));
+        // A resumed session links its first record into the earlier one's tree: one conversation.
+        let resumed = [
+            first[0].clone(),
+            first[1].clone(),
+            other(line("v1", Some("a1"), "user", &user("update the docs"))),
+        ]
+        .join("\n");
+        let out = read_str(&resumed);
+        assert_eq!(out.trajectories.len(), 1);
+        assert_eq!(out.trajectories[0].turns.len(), 3);
     }
 
     #[test]
