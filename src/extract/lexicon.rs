@@ -284,10 +284,12 @@ fn build(p: &str, prefilter: bool) -> Result<meta::Regex, Box<meta::BuildError>>
 const PREFILTER_PATTERNS: usize = 3;
 
 impl Patterns {
-    fn new(list: &[String], what: &str) -> Result<Patterns, String> {
+    /// The list's patterns as one matcher; on error, the message and the pattern at fault as
+    /// written (to find where a lexicon file holds it).
+    fn new(given: &[String], what: &str) -> Result<Patterns, (String, Option<String>)> {
         let err = |e: &dyn std::fmt::Display| format!("lexicon list `{what}`: {e}");
-        let prefilter = list.len() <= PREFILTER_PATTERNS;
-        let list: Vec<String> = list.iter().map(|p| ascii_classes(p)).collect();
+        let prefilter = given.len() <= PREFILTER_PATTERNS;
+        let list: Vec<String> = given.iter().map(|p| ascii_classes(p)).collect();
         let any = if list.is_empty() {
             None
         } else {
@@ -301,12 +303,13 @@ impl Patterns {
                 // Name the pattern at fault, not the whole alternation.
                 // (The regex crate's own error shows where the pattern goes wrong.)
                 Err(e) => {
-                    let first_bad = list
-                        .iter()
-                        .find_map(|p| RegexBuilder::new(p).case_insensitive(true).build().err());
+                    let first_bad = list.iter().zip(given).find_map(|(p, as_given)| {
+                        let e = RegexBuilder::new(p).case_insensitive(true).build().err()?;
+                        Some((e, as_given))
+                    });
                     return Err(match first_bad {
-                        Some(bad) => err(&bad),
-                        None => err(&e),
+                        Some((bad, as_given)) => (err(&bad), Some(as_given.clone())),
+                        None => (err(&e), None),
                     });
                 }
             }
@@ -543,11 +546,25 @@ impl Lexicon {
             })?;
             merge(&mut merged, f);
         }
+        // (The file and line that hold the pattern at fault: the last file that does, as the
+        // lists of later files extend those of earlier ones.)
         let c = |list: &[String], what: &str| {
-            Patterns::new(list, what).map_err(|message| LexiconError {
-                source: files.last().map(|f| f.0.clone()).unwrap_or_default(),
-                line: None,
-                message,
+            Patterns::new(list, what).map_err(|(message, bad)| {
+                let held = bad.and_then(|bad| {
+                    files.iter().rev().find_map(|(name, content)| {
+                        let line = content.lines().position(|l| l.contains(bad.as_str()))?;
+                        Some((name.clone(), line + 1))
+                    })
+                });
+                LexiconError {
+                    source: held
+                        .as_ref()
+                        .map(|(name, _)| name.clone())
+                        .or_else(|| files.last().map(|f| f.0.clone()))
+                        .unwrap_or_default(),
+                    line: held.map(|(_, line)| line),
+                    message,
+                }
             })
         };
         let mut synonyms: HashMap<String, Vec<String>> = HashMap::default();
@@ -863,6 +880,24 @@ fn merge(into: &mut File, f: File) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bad_pattern_is_reported_at_the_file_and_line_that_hold_it() {
+        let first = (
+            "first.toml".to_string(),
+            "[null_result]\nnot_found = ['gone( for good']\n".to_string(),
+        );
+        let second = (
+            "second.toml".to_string(),
+            "[obligation]\nsynonyms = {}\n".to_string(),
+        );
+        let e = Lexicon::with_extra(&[first.clone(), second.clone()]).unwrap_err();
+        assert_eq!((e.source.as_str(), e.line), ("first.toml", Some(2)), "{e}");
+        assert!(e.message.contains("null_result.not_found"), "{e}");
+        // A file read after it with a good pattern does not take the blame.
+        let e = Lexicon::with_extra(&[second, first]).unwrap_err();
+        assert_eq!((e.source.as_str(), e.line), ("first.toml", Some(2)), "{e}");
+    }
 
     #[test]
     fn builtin_compiles_and_user_lists_extend_it() {
