@@ -1465,6 +1465,26 @@ fn links_and_standard_input_are_the_files_they_name() {
         "{}",
         r.stderr
     );
+    // A named hard link of a file an exclude skips in the walk is still read: named, it is
+    // no walked file.
+    std::fs::remove_file(dir.join("logs/dangling.jsonl")).unwrap();
+    std::fs::create_dir_all(dir.join("runs/scratch")).unwrap();
+    std::fs::rename(
+        dir.join("elsewhere/other.jsonl"),
+        dir.join("runs/scratch/x.jsonl"),
+    )
+    .unwrap();
+    std::fs::hard_link(dir.join("runs/scratch/x.jsonl"), dir.join("keep.jsonl")).unwrap();
+    std::fs::write(dir.join("trajlint.toml"), "exclude = [\"runs/scratch\"]\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args(["check", "--output-format", "concise", "runs", "keep.jsonl"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(stdout.matches("OB001").count(), 1, "{stdout}");
+    std::fs::remove_file(dir.join("trajlint.toml")).unwrap();
     // Standard input redirected from a file named too.
     let stdin = std::fs::File::open(dir.join("logs/real.jsonl")).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajlint"))

@@ -186,15 +186,18 @@ fn a_phrase_saying_what_we_or_you_did_points_back_at_where_it_was_done() {
         {"role": "assistant", "content": "Added the `all_messages` method to `Chat` in chat.py."},
         {"role": "assistant", "content": "Now call the `all_messages` method we just created from the summarizer."},
         {"role": "assistant", "content": "I checked the changes I made and the tests we need to add."},
-        {"role": "assistant", "content": "Run the tests you've added."},
+        {"role": "assistant", "content": "Run the tests you’ve added."},
+        {"role": "assistant", "content": "Once the build finished we ran the linter. After the upgrade we noticed a warning. Make sure the value you set in config.toml is quoted."},
     ]));
     let refs = with_antecedents(&a, &[Subkind::Anaphoric]);
-    // (The writer's own "I made" is the plain report of its last work, and "need" is no past.)
+    // (The writer's own "I made" is the plain report of its last work, and "need" is no past;
+    // without "that", a past or a clause's opener before "we" ends one clause before the next,
+    // and "set" is as much a present.)
     assert_eq!(
         refs,
         [
             (2, "the `all_messages` method we just created", Some(1)),
-            (4, "the tests you've added", Some(3)),
+            (4, "the tests you’ve added", Some(3)),
         ]
     );
 }

@@ -330,12 +330,27 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         ..
     } = settings;
     let mut inputs = collect_inputs(&args.input.paths);
-    // (By file: the one input a file named twice makes may be the one a walk met.)
+    // (By file: the one input a file named twice makes may be the one a walk met, and a
+    // named hard link or standard input may be the file a walk met.)
     let explicit: HashSet<PathBuf> = args.input.paths.iter().map(|p| file_key(p)).collect();
+    let explicit_ids: HashSet<FileId> = args
+        .input
+        .paths
+        .iter()
+        .filter_map(|p| {
+            if p.as_os_str() == "-" {
+                FileId::of_stdin()
+            } else {
+                FileId::of(p)
+            }
+        })
+        .collect();
+    let named = |p: &Path| {
+        explicit.contains(&file_key(p))
+            || FileId::of(p).is_some_and(|id| explicit_ids.contains(&id))
+    };
     inputs.retain_mut(|i| match i {
-        Input::Path(p) if !explicit.contains(&file_key(p)) => {
-            !config.excluded(&config.relative(p, &cwd))
-        }
+        Input::Path(p) if !named(p) => !config.excluded(&config.relative(p, &cwd)),
         // (Excludes apply to each event file, as they would to the files alone.)
         Input::Events { files, .. } => {
             files.retain(|f| !config.excluded(&config.relative(f, &cwd)));

@@ -585,7 +585,7 @@ impl Lexicon {
         }
         let r = &merged.reference;
         let description = format!(
-            r"(?i)\b(?:(this|that|these|those{quantifiers})|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\n]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}|{said}))\s+((?-i:(?:[A-Z][\w-]*\s+|`[^`\n]{{1,40}}`\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b|\bthe (?:(?:[\w-]+|`[^`\n]{{1,40}}`) ){{0,2}}([\w-]+) (?:that |which )?(?:we|you)(?:'ve|'d)? (?:(?:have|had|just|already|previously|recently|originally) ){{0,2}}(\w+[a-df-z]ed|{past})\b",
+            r"(?i)\b(?:(this|that|these|those{quantifiers})|(?:the|my|your|our|its|their) (?:(?:\w+ )?({backward}))|(?-i:Same))\s+(?:(\w+|`[^`\n]{{1,40}}`)\s+(?:of\s+)?)?({nouns})(?:e?s)?\b|\bthe (?:\w+ ){{0,2}}({nouns})(?:e?s)? (?:that |which )?(?:you |i |we |they |he |she )?(?:have |had |just )?(?:{after})\b|\b(these|those|(?:the|my|your|our|its|their) (?:{strong}|{said}))\s+((?-i:(?:[A-Z][\w-]*\s+|`[^`\n]{{1,40}}`\s+)?[a-z][a-z-]{{3,}}))\b|\b((?:the )?(?:{recent}))\s+({events})\b|\bthe (?:(?:[\w-]+|`[^`\n]{{1,40}}`) ){{0,2}}([\w-]+) (?:that |which )?(?:we|you)(?:['’]ve|['’]d)? (?:(?:have|had|just|already|previously|recently|originally) ){{0,2}}(\w+[a-df-z]ed|{past})\b",
             quantifiers = r
                 .user_quantifiers
                 .iter()

@@ -228,6 +228,12 @@ impl Config {
     /// a directory above it, skips it ("runs/scratch" and "scratch" skip
     /// `runs/scratch/a.jsonl`, as a directory in ruff's `exclude` or a `.gitignore` does).
     pub fn excluded(&self, rel: &str) -> bool {
+        // (Only the directories below the root: not `..`, nor those a path outside it crosses.)
+        let outside = rel.starts_with("../") || rel.starts_with('/') || rel == "..";
+        if outside {
+            let name = rel.rsplit('/').next().unwrap_or(rel);
+            return self.exclude.is_match(rel) || self.exclude.is_match(name);
+        }
         let mut path = rel;
         loop {
             let name = path.rsplit('/').next().unwrap_or(path);
@@ -349,6 +355,12 @@ mod tests {
         let c = exclude("*.json");
         assert!(c.excluded("runs/a.json"));
         assert!(!c.excluded("runs/a.jsonl"));
+        // Directories above the root are not its to exclude: `..` is no hidden directory.
+        let c = exclude(".*");
+        assert!(!c.excluded("../shared/logs/a.jsonl"));
+        assert!(c.excluded("runs/.cache/a.jsonl"));
+        let c = exclude("tmp");
+        assert!(!c.excluded("../tmp/run1/a.jsonl"));
     }
 
     #[test]

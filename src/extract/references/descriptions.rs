@@ -62,10 +62,24 @@ impl Reader<'_> {
             if said_noun_cue && names_them_next(&t[e..]) {
                 continue;
             }
-            if c.get(10).is_some()
-                && (is_stopword(noun) || lex.not_head_nouns.contains(&noun.to_lowercase()))
-            {
-                continue;
+            // ("Once the build finished we ran the linter", "After the upgrade we noticed":
+            // without "that" or "which", a head that is itself a past, or a phrase after a
+            // word that opens a clause, ends one clause before "we" opens the next.)
+            if c.get(10).is_some() {
+                let lower = noun.to_lowercase();
+                let relative = m.as_str().contains(" that ") || m.as_str().contains(" which ");
+                let opens_a_clause = t[..s].split_whitespace().next_back().is_some_and(|w| {
+                    let w = w
+                        .trim_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase();
+                    CLAUSE_OPENERS.contains(&w.as_str())
+                });
+                if is_stopword(noun)
+                    || lex.not_head_nouns.contains(&lower)
+                    || !relative && (lower.ends_with("ed") || opens_a_clause)
+                {
+                    continue;
+                }
             }
             if c.get(6).is_some()
                 && (lex.not_head_nouns.contains(&noun.to_lowercase())
@@ -401,6 +415,12 @@ pub(super) fn restates_in_parentheses(t: &str, end: usize) -> bool {
             inside.contains(',') || inside.starts_with("http://") || inside.starts_with("https://")
         })
 }
+
+/// Words that open a clause or take the phrase after them as theirs ("after the upgrade").
+const CLAUSE_OPENERS: [&str; 12] = [
+    "after", "before", "once", "when", "since", "until", "while", "as", "if", "because", "during",
+    "whenever",
+];
 
 /// Verbs that follow a relative "that" ("the page that contains the table").
 const CLAUSE_VERBS: &[&str] = &[
