@@ -194,8 +194,7 @@ fn end_before_status(t: &mut Turn) {
 /// The steps SWE-agent left out of `history[]`: the run's last step (mostly `submit`, its
 /// observation the final diff or flag) is often only in `trajectory[]`, and so is the
 /// observation of the history's last action. Steps are matched to the history's own assistant
-/// messages by their `action` text: the k-th step is the k-th of them when their actions agree,
-/// else the last step whose action is the history's last.
+/// messages by their `action` text, in order.
 fn read_tail(
     d: &Doc,
     history: &[Value],
@@ -212,14 +211,20 @@ fn read_tail(
                 && d.get_str(m, "message_type").as_deref() != Some("demonstration")
         })
         .collect();
-    let Some(last) = own.last().and_then(|m| action(m)) else {
-        return;
-    };
-    let agrees = |k: usize| steps.get(k).and_then(&action).as_ref() == Some(&last);
-    let Some(matched) = Some(own.len() - 1)
-        .filter(|&k| agrees(k))
-        .or_else(|| (0..steps.len()).rev().find(|&k| agrees(k)))
-    else {
+    // In order: each of the history's actions meets the first step after the previous one's
+    // with the same action (steps hold retries the history does not). One the steps lack: no
+    // telling where the history ends among them, so nothing is added.
+    let mut next = 0usize;
+    let mut matched = None;
+    for m in &own {
+        let Some(a) = action(m) else { continue };
+        let Some(k) = (next..steps.len()).find(|&k| action(&steps[k]).as_ref() == Some(&a)) else {
+            return;
+        };
+        matched = Some(k);
+        next = k + 1;
+    }
+    let Some(matched) = matched else {
         return;
     };
     // The history's last call, still unanswered: the matched step's observation answers it.
@@ -445,6 +450,44 @@ mod tests {
         );
         let out = read_checked(&whole, false);
         assert_eq!(out.trajectories[0].turns.len(), 6);
+        // A retry the steps hold and the history does not (a format error), and an action the
+        // history repeats: matched in order, no step read twice.
+        let retried = r#"{"history": [
+  {"role": "user", "content": "Fix the bug."},
+  {"role": "assistant", "content": "Open.", "action": "open a.py"},
+  {"role": "user", "content": "lines 1-100"},
+  {"role": "assistant", "content": "Down.", "action": "scroll_down"},
+  {"role": "user", "content": "lines 101-200"},
+  {"role": "assistant", "content": "Down.", "action": "scroll_down"},
+  {"role": "user", "content": "lines 201-300"}
+], "trajectory": [
+  {"action": "open a.py", "observation": "lines 1-100", "response": "Open."},
+  {"action": "bad", "observation": "Your output was not formatted correctly", "response": "?"},
+  {"action": "scroll_down", "observation": "lines 101-200", "response": "Down."},
+  {"action": "scroll_down", "observation": "lines 201-300", "response": "Down."},
+  {"action": "submit", "observation": "diff --git a/a.py b/a.py", "response": "Submit."}
+]}"#;
+        let out = read_checked(retried, false);
+        let t = &out.trajectories[0];
+        let texts: Vec<&str> = t
+            .turns
+            .iter()
+            .map(|x| x.segments[0].text.text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Fix the bug.",
+                "Open.",
+                "lines 1-100",
+                "Down.",
+                "lines 101-200",
+                "Down.",
+                "lines 201-300",
+                "Submit.",
+                "diff --git a/a.py b/a.py"
+            ]
+        );
     }
 
     #[test]
