@@ -1476,14 +1476,14 @@ fn links_and_standard_input_are_the_files_they_name() {
     .unwrap();
     std::fs::hard_link(dir.join("runs/scratch/x.jsonl"), dir.join("keep.jsonl")).unwrap();
     std::fs::write(dir.join("trajlint.toml"), "exclude = [\"runs/scratch\"]\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajlint"))
-        .args(["check", "--output-format", "concise", "runs", "keep.jsonl"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert_eq!(stdout.matches("OB001").count(), 1, "{stdout}");
+    // (Not isolated: the exclude is the configuration's.)
+    let r = trajlint(
+        &["check", "--output-format", "concise", "runs", "keep.jsonl"],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert_eq!(ob001(&r), 1, "{}", r.stdout);
     std::fs::remove_file(dir.join("trajlint.toml")).unwrap();
     // Standard input redirected from a file named too.
     let stdin = std::fs::File::open(dir.join("logs/real.jsonl")).unwrap();

@@ -1,11 +1,10 @@
 //! `trajlint annotate`: the annotation contract as JSON Lines, or a human view.
 
 use super::{
-    collect_inputs, file_key, for_each_mapped, load_lexicon, no_log_found, print_read_issues,
-    Input, InputArgs,
+    collect_inputs, for_each_mapped, load_lexicon, no_log_found, print_read_issues, Input,
+    InputArgs, Named,
 };
 use clap::ValueEnum;
-use std::collections::HashSet;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -35,8 +34,8 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     let mut closed = false;
     // A file a walk met that holds no log (a `package.json`) is skipped, as `check` skips it;
     // one named on the command line must be a log.
-    let named: HashSet<_> = input.paths.iter().map(|p| file_key(p)).collect();
-    let walked = |i: &Input| matches!(i, Input::Path(p) if !named.contains(&file_key(p)));
+    let named = Named::new(&input.paths);
+    let walked = |i: &Input| matches!(i, Input::Path(p) if !named.contains(p));
     let mut logs = 0;
     let map = |i: &Input, r| (walked(i), r);
     for_each_mapped(

@@ -4,8 +4,8 @@
 //! configuration, unreadable input, or no log found).
 
 use super::{
-    collect_inputs, display_name, file_key, for_each_mapped, load_lexicon, no_log_found, FileId,
-    Input, InputArgs,
+    collect_inputs, display_name, for_each_mapped, load_lexicon, no_log_found, FileId, Input,
+    InputArgs, Named,
 };
 use clap::ValueEnum;
 use std::collections::HashSet;
@@ -205,7 +205,7 @@ struct Plan<'a> {
     selection: Selection,
     config: Config,
     cwd: PathBuf,
-    explicit: HashSet<PathBuf>,
+    explicit: Named,
     baseline: Option<Baseline>,
     renderer: &'a dyn Renderer,
     stdin_name: Option<String>,
@@ -332,25 +332,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let mut inputs = collect_inputs(&args.input.paths);
     // (By file: the one input a file named twice makes may be the one a walk met, and a
     // named hard link or standard input may be the file a walk met.)
-    let explicit: HashSet<PathBuf> = args.input.paths.iter().map(|p| file_key(p)).collect();
-    let explicit_ids: HashSet<FileId> = args
-        .input
-        .paths
-        .iter()
-        .filter_map(|p| {
-            if p.as_os_str() == "-" {
-                FileId::of_stdin()
-            } else {
-                FileId::of(p)
-            }
-        })
-        .collect();
-    let named = |p: &Path| {
-        explicit.contains(&file_key(p))
-            || FileId::of(p).is_some_and(|id| explicit_ids.contains(&id))
-    };
+    let named = Named::new(&args.input.paths);
     inputs.retain_mut(|i| match i {
-        Input::Path(p) if !named(p) => !config.excluded(&config.relative(p, &cwd)),
+        Input::Path(p) if !named.contains(p) => !config.excluded(&config.relative(p, &cwd)),
         // (Excludes apply to each event file, as they would to the files alone.)
         Input::Events { files, .. } => {
             files.retain(|f| !config.excluded(&config.relative(f, &cwd)));
@@ -377,7 +361,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         selection,
         config,
         cwd,
-        explicit,
+        explicit: named,
         baseline,
         renderer: renderer.as_ref(),
         stdin_name: args.stdin_filename.clone(),
@@ -564,12 +548,7 @@ fn keep_inputs_safe(
     if let Some(t) = kept.as_ref().and_then(|(_, id)| written(id)) {
         return refuse("the baseline this run reads", t);
     }
-    let explicit: HashSet<FileId> = args
-        .input
-        .paths
-        .iter()
-        .filter_map(|p| FileId::of(p))
-        .collect();
+    let explicit = Named::new(&args.input.paths);
     let mut left_out = Vec::new();
     for (k, input) in inputs.iter().enumerate() {
         match input {
@@ -577,7 +556,7 @@ fn keep_inputs_safe(
                 let Some(id) = FileId::of(p) else {
                     continue;
                 };
-                let named = explicit.contains(&id);
+                let named = explicit.contains_id(&id);
                 if let Some(t) = written(&id) {
                     // (A format given on the command line makes every file read a log.)
                     let a_log = args.input.input_format.is_some()
@@ -640,7 +619,7 @@ fn one_file(
     // Read diagnostics: errors and warnings (notes are for `annotate`).
     let mut diagnostics = String::new();
     let not_a_log = report.read.not_a_log;
-    let explicit = path.is_none_or(|p| plan.explicit.contains(&file_key(p)));
+    let explicit = path.is_none_or(|p| plan.explicit.contains(p));
     if not_a_log && !explicit {
         diagnostics.push_str(&format!(
             "{name}: warning: skipped: no known log format matches this file\n"

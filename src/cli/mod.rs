@@ -430,6 +430,35 @@ impl FileId {
     }
 }
 
+/// The files named on the command line (standard input's too, when it is one), as opposed to
+/// those a walk met: told apart by `FileId`, so a hard link or a redirect names its file.
+pub struct Named(HashSet<FileId>);
+
+impl Named {
+    pub fn new(paths: &[PathBuf]) -> Named {
+        Named(
+            paths
+                .iter()
+                .filter_map(|p| {
+                    if p.as_os_str() == "-" {
+                        FileId::of_stdin()
+                    } else {
+                        FileId::of(p)
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    pub fn contains(&self, p: &Path) -> bool {
+        FileId::of(p).is_some_and(|id| self.0.contains(&id))
+    }
+
+    pub fn contains_id(&self, id: &FileId) -> bool {
+        self.0.contains(id)
+    }
+}
+
 /// What tells two spellings of one file apart from two files: its canonical path when it has
 /// one.
 pub fn file_key(p: &Path) -> PathBuf {
