@@ -1504,6 +1504,63 @@ fn links_and_standard_input_are_the_files_they_name() {
     assert_eq!(stdout.matches("OB001").count(), 1, "{stdout}");
 }
 
+/// `plan`, `probe` and `rules` fail (exit 2, said once) when their output cannot be written, as
+/// `annotate` and `check` do: a consumer must not take a cut plan or probe for a whole one.
+#[cfg(target_os = "linux")]
+#[test]
+fn plan_probe_and_rules_fail_when_their_output_cannot_be_written() {
+    let dir = scratch("single-full");
+    copy_fixture(&dir, "session.jsonl", "logs/good.jsonl");
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let bin = env!("CARGO_BIN_EXE_trajlint");
+    let cases: [&[&str]; 6] = [
+        &["plan", "--budget", "100000", "logs/good.jsonl"],
+        &[
+            "plan",
+            "--budget",
+            "100000",
+            "--format",
+            "json",
+            "logs/good.jsonl",
+        ],
+        &["probe", "logs/good.jsonl"],
+        &[
+            "probe",
+            "--reversible",
+            "--turns",
+            "0..0",
+            "logs/good.jsonl",
+        ],
+        &[
+            "probe",
+            "--reversible",
+            "--turns",
+            "0..0",
+            "--format",
+            "json",
+            "logs/good.jsonl",
+        ],
+        &["rules"],
+    ];
+    for args in cases {
+        let out = std::process::Command::new(bin)
+            .args(args)
+            .current_dir(&dir)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(
+            stderr
+                .matches("error: writing output: no space left on device")
+                .count(),
+            1,
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// A standard error that cannot be written (`2>/dev/full`, a closed `2>&1 | head`) loses the
 /// warnings and notes, not the run's exit code: no command panics on it (exit 101).
 #[test]

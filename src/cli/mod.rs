@@ -468,6 +468,21 @@ pub fn file_key(p: &Path) -> PathBuf {
 /// An I/O error in the words every command uses: "no such file or directory", not the OS's
 /// "No such file or directory (os error 2)" (a missing input read the same in `annotate`,
 /// `plan`, `probe` and `check`).
+/// Writes a command's whole output to stdout. A closed pipe (`| head`) is not an error; any other
+/// failure (a full disk) is said once and returns `false`: the caller exits 2, since a consumer
+/// would otherwise take a cut output for a complete one.
+pub fn emit(text: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: writing output: {}", why(&e));
+            false
+        }
+        _ => true,
+    }
+}
+
 pub fn why(e: &std::io::Error) -> String {
     trajlint::io_why(e)
 }

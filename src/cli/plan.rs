@@ -1,7 +1,8 @@
 //! `trajlint plan --budget TOKENS PATH`: what to shed and compact so that the window fits the
 //! budget, or a refusal (exit 3) naming the live tokens and the facts that hold them.
 
-use super::single::{emit, fact_line, fact_out, load, Loaded, OneInput};
+use super::emit;
+use super::single::{fact_line, fact_out, load, Loaded, OneInput};
 use clap::ValueEnum;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -31,7 +32,8 @@ pub struct PlanArgs {
     pub format: PlanFormat,
 }
 
-/// Exit codes: 0 the budget is met (or already was), 3 refused, 2 usage or unreadable input.
+/// Exit codes: 0 the budget is met (or already was), 3 refused, 2 usage, unreadable input or
+/// unwritable output.
 pub fn run(args: &PlanArgs) -> ExitCode {
     let Ok(l) = load(&args.input, true) else {
         return ExitCode::from(2);
@@ -45,7 +47,9 @@ pub fn run(args: &PlanArgs) -> ExitCode {
         PlanFormat::Json => json(&l, &plan),
         PlanFormat::Text => trajlint::report::visible(&text(&l, &plan)).into_owned(),
     };
-    emit(&out);
+    if !emit(&out) {
+        return ExitCode::from(2);
+    }
     match plan.status {
         PlanStatus::Refused => ExitCode::from(3),
         _ => ExitCode::SUCCESS,

@@ -2,7 +2,7 @@
 //!
 //! - `--summary FILE --turns A..B PATH`: does the candidate summary carry every live fact of turns
 //!   A..B (inclusive, 0-based)? Exit 0 when it does, 1 when it drops some (each named with its
-//!   span), 2 for usage errors or unreadable input.
+//!   span), 2 for usage errors, unreadable input or an unwritable output.
 //! - `--reversible --turns A..B`: the original stays addressable, which satisfies condition 5 of
 //!   the verdict without a probe: says so and exits 0.
 //! - `PATH` alone: probes the compactions already recorded in the log (their summary turns
@@ -11,7 +11,8 @@
 //! `--turns`, when given, must be a range of the trajectory that never splits a tool call from its
 //! result (exit 2 otherwise).
 
-use super::single::{emit, fact_line, fact_out, load, Loaded, OneInput};
+use super::emit;
+use super::single::{fact_line, fact_out, load, Loaded, OneInput};
 use clap::ValueEnum;
 use std::fmt::Write as _;
 use std::io::Read;
@@ -122,7 +123,9 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
             trajlint::report::visible(&text(&l, &reports, summary_name.as_deref())).into_owned()
         }
     };
-    emit(&out);
+    if !emit(&out) {
+        return ExitCode::from(2);
+    }
     if reports.iter().all(|r| r.passed()) {
         ExitCode::SUCCESS
     } else {
@@ -146,7 +149,7 @@ fn read_summary(file: &PathBuf) -> Result<String, String> {
 /// other (`live`: the live facts the range holds, which stay addressable; nothing checked).
 fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
     let (a, b) = args.turns.unwrap_or((0, 0));
-    match args.format {
+    let written = match args.format {
         ProbeFormat::Json => {
             let live = trajlint::probe::owed_in(&l.analysis, a, b).len();
             let out = ProbeOut {
@@ -165,14 +168,18 @@ fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
                 dropped: &[],
                 checked: Vec::new(),
             };
-            emit(&format!("{}\n", serde_json::to_string(&out).unwrap_or_default()));
+            emit(&format!("{}\n", serde_json::to_string(&out).unwrap_or_default()))
         }
         ProbeFormat::Text => emit(&format!(
             "{}: turns {a}..{b}: reversible compaction: the original stays addressable, so condition 5 is satisfied without a probe\n",
             trajlint::report::visible_name(&l.source.name)
         )),
+    };
+    if written {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
     }
-    ExitCode::SUCCESS
 }
 
 #[derive(serde::Serialize)]

@@ -1,6 +1,5 @@
 //! `trajlint rule NAME|CODE` and `trajlint rules`: the rule catalogue's documentation.
 
-use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 use trajlint::lint::{subkind_phrase, Catalogue, Rule, SUBKINDS};
@@ -68,13 +67,10 @@ fn json(r: &Rule) -> serde_json::Value {
 }
 
 fn print(text: &str) -> ExitCode {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: writing output: {e}");
-            ExitCode::from(2)
-        }
-        _ => ExitCode::SUCCESS,
+    if super::emit(text) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
     }
 }
 

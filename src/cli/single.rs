@@ -165,12 +165,3 @@ pub fn fact_line(l: &Loaded, id: usize) -> String {
         f.turn, l.source.name, f.span.start, f.span.end
     )
 }
-
-/// Writes to stdout, ignoring a closed pipe.
-pub fn emit(s: &str) {
-    use std::io::Write;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let _ = out.write_all(s.as_bytes());
-    let _ = out.flush();
-}
