@@ -1465,9 +1465,32 @@ fn links_and_standard_input_are_the_files_they_name() {
         "{}",
         r.stderr
     );
+    // Named, the dangling link says the same; links that loop say so, walked or named.
+    let r = check_in(&dir, &["logs/dangling.jsonl"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("a symbolic link to nothing"),
+        "{}",
+        r.stderr
+    );
+    std::fs::remove_file(dir.join("logs/dangling.jsonl")).unwrap();
+    std::os::unix::fs::symlink("loop-b.jsonl", dir.join("logs/loop-a.jsonl")).unwrap();
+    std::os::unix::fs::symlink("loop-a.jsonl", dir.join("logs/loop-b.jsonl")).unwrap();
+    for args in [&["logs"][..], &["logs/loop-a.jsonl"]] {
+        let r = check_in(&dir, args);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(
+            r.stderr.contains(
+                "loop-a.jsonl: error: a symbolic link that cannot be followed (too many levels of symbolic links)"
+            ),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    std::fs::remove_file(dir.join("logs/loop-a.jsonl")).unwrap();
+    std::fs::remove_file(dir.join("logs/loop-b.jsonl")).unwrap();
     // A named hard link of a file an exclude skips in the walk is still read: named, it is
     // no walked file.
-    std::fs::remove_file(dir.join("logs/dangling.jsonl")).unwrap();
     std::fs::create_dir_all(dir.join("runs/scratch")).unwrap();
     std::fs::rename(
         dir.join("elsewhere/other.jsonl"),

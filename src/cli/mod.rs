@@ -328,8 +328,8 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
                             && is_log_name(e.path()) =>
                     {
                         walked.push(Input::Unreadable {
+                            why: broken_link(e.path()),
                             path: e.into_path(),
-                            why: "a symbolic link to nothing (its target does not exist)".into(),
                         });
                     }
                     Ok(_) => {}
@@ -342,7 +342,11 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
         } else {
             inputs.push(Input::Unreadable {
                 path: p.clone(),
-                why: "no such file or directory".into(),
+                why: if p.is_symlink() {
+                    broken_link(p)
+                } else {
+                    "no such file or directory".into()
+                },
             });
         }
     }
@@ -480,6 +484,16 @@ pub fn emit(text: &str) -> bool {
             false
         }
         _ => true,
+    }
+}
+
+/// Why a symbolic link cannot be read through: its target is missing, or the links loop.
+fn broken_link(link: &Path) -> String {
+    match std::fs::metadata(link) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            format!("a symbolic link that cannot be followed ({})", why(&e))
+        }
+        _ => "a symbolic link to nothing (its target does not exist)".into(),
     }
 }
 
