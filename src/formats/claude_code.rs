@@ -64,10 +64,11 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
 }
 
 /// The records of each session a file holds: one group, unless sessions were joined (`cat`,
-/// `>>`): records of several `sessionId`s whose conversation trees never link to each other
-/// are each their own trajectory, in order of first appearance. (A resumed session's file
-/// holds records of the earlier session linked into its own tree: one conversation.) A record
-/// without a session id goes with the record before it.
+/// `>>`): sessions whose conversation trees never link to each other are each their own
+/// trajectory, in order of first appearance. (A resumed session's file holds records of the
+/// earlier session linked into its own tree: one conversation; linked sessions are grouped by
+/// the components of their links.) A record without a session id goes with the record before
+/// it, and its links join nothing: a `summary` names a leaf of any session it titles.
 fn sessions<'v>(d: &Doc, records: &[(Span, &'v Value)]) -> Vec<Vec<(Span, &'v Value)>> {
     let id_of = |rec: &Value| {
         d.get_str(rec, "sessionId")
@@ -75,9 +76,12 @@ fn sessions<'v>(d: &Doc, records: &[(Span, &'v Value)]) -> Vec<Vec<(Span, &'v Va
     };
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut group_of: Vec<usize> = Vec::with_capacity(records.len());
+    let mut own_id: Vec<bool> = Vec::with_capacity(records.len());
     let mut current = 0usize;
     for (_, rec) in records {
-        if let Some(id) = id_of(rec) {
+        let id = id_of(rec);
+        own_id.push(id.is_some());
+        if let Some(id) = id {
             let n = index.len();
             current = *index.entry(id).or_insert(n);
         }
@@ -86,25 +90,44 @@ fn sessions<'v>(d: &Doc, records: &[(Span, &'v Value)]) -> Vec<Vec<(Span, &'v Va
     if index.len() < 2 {
         return vec![records.to_vec()];
     }
-    // Whether a record links to one of another session: then it is one conversation.
     let mut uuid_group: HashMap<String, usize> = HashMap::new();
     for (k, (_, rec)) in records.iter().enumerate() {
         if let Some(u) = d.get_str(rec, "uuid") {
             uuid_group.insert(u, group_of[k]);
         }
     }
-    let linked = records.iter().enumerate().any(|(k, (_, rec))| {
-        ["parentUuid", "logicalParentUuid", "leafUuid"]
-            .iter()
-            .filter_map(|key| d.get_str(rec, key))
-            .any(|p| uuid_group.get(&p).is_some_and(|&g| g != group_of[k]))
-    });
-    if linked {
-        return vec![records.to_vec()];
+    // Union-find over sessions: a record linking to one of another session joins the two.
+    let mut parent: Vec<usize> = (0..index.len()).collect();
+    fn root(parent: &mut [usize], mut g: usize) -> usize {
+        while parent[g] != g {
+            parent[g] = parent[parent[g]];
+            g = parent[g];
+        }
+        g
     }
-    let mut groups: Vec<Vec<(Span, &Value)>> = vec![Vec::new(); index.len()];
+    for (k, (_, rec)) in records.iter().enumerate() {
+        if !own_id[k] {
+            continue;
+        }
+        for key in ["parentUuid", "logicalParentUuid", "leafUuid"] {
+            if let Some(&g) = d.get_str(rec, key).and_then(|p| uuid_group.get(&p)) {
+                let (a, b) = (root(&mut parent, g), root(&mut parent, group_of[k]));
+                // (The earlier session is the root: components keep first-appearance order.)
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    // Components in order of first appearance.
+    let mut slot: HashMap<usize, usize> = HashMap::new();
+    let mut groups: Vec<Vec<(Span, &Value)>> = Vec::new();
     for (k, r) in records.iter().enumerate() {
-        groups[group_of[k]].push(*r);
+        let c = root(&mut parent, group_of[k]);
+        let n = slot.len();
+        let at = *slot.entry(c).or_insert(n);
+        if at == groups.len() {
+            groups.push(Vec::new());
+        }
+        groups[at].push(*r);
     }
     groups
 }
@@ -1216,6 +1239,34 @@ mod tests {
         let out = read_str(&resumed);
         assert_eq!(out.trajectories.len(), 1);
         assert_eq!(out.trajectories[0].turns.len(), 3);
+        // A resumed pair, then an unrelated session joined after it: two conversations.
+        let third = |l: String| l.replace(r#""sessionId":"s1""#, r#""sessionId":"s3""#);
+        let unrelated = [
+            third(line("w1", None, "user", &user("rename the crate"))),
+            third(line(
+                "c1",
+                Some("w1"),
+                "assistant",
+                &asst("m3", r#"{"type":"text","text":"Renamed."}"#),
+            )),
+        ];
+        let out = read_str(&format!("{resumed}\n{}", unrelated.join("\n")));
+        let ids: Vec<Option<&str>> = out.trajectories.iter().map(|t| t.id.as_deref()).collect();
+        assert_eq!(ids, [Some("s1"), Some("s3")]);
+        assert_eq!(out.trajectories[0].turns.len(), 3);
+        assert_eq!(out.trajectories[1].turns.len(), 2);
+        // A leading `summary` (no session id of its own) titling a leaf of the later session
+        // joins nothing: the two sessions stay apart.
+        let summary = r#"{"type":"summary","summary":"Rename","leafUuid":"c1"}"#;
+        let out = read_str(&format!(
+            "{summary}\n{}\n{}",
+            first.join("\n"),
+            unrelated.join("\n")
+        ));
+        let ids: Vec<Option<&str>> = out.trajectories.iter().map(|t| t.id.as_deref()).collect();
+        assert_eq!(ids, [Some("s1"), Some("s3")]);
+        assert_eq!(out.trajectories[0].turns.len(), 2);
+        assert_eq!(out.trajectories[1].turns.len(), 2);
     }
 
     #[test]
