@@ -310,6 +310,35 @@ pub struct Trajectory {
     pub compactions: Vec<Compaction>,
 }
 
+/// Calls a result without an id may answer, in order, with the first maybe unanswered.
+#[derive(Default)]
+struct Positional {
+    calls: Vec<(usize, usize)>,
+    from: usize,
+}
+
+impl Positional {
+    fn clear(&mut self) {
+        self.calls.clear();
+        self.from = 0;
+    }
+
+    /// The first call not yet answered.
+    fn next(
+        &mut self,
+        answered: &std::collections::HashSet<(usize, usize)>,
+    ) -> Option<(usize, usize)> {
+        while self
+            .calls
+            .get(self.from)
+            .is_some_and(|c| answered.contains(c))
+        {
+            self.from += 1;
+        }
+        self.calls.get(self.from).copied()
+    }
+}
+
 impl Trajectory {
     pub fn new(format: Format, span: Span) -> Trajectory {
         Trajectory {
@@ -329,36 +358,50 @@ impl Trajectory {
     }
 
     /// Links every tool result to its call: by id where both have one, else to the nearest
-    /// earlier call not yet answered (positional formats). A result goes to the latest turn
-    /// that made a call of its id, to the first such call there not yet answered (one message
-    /// may repeat an id); an empty id is no id. One pass with a hash map.
+    /// earlier call not yet answered (positional formats), one without an id first (a call with
+    /// an id may get its result by that id later). A result goes to the first call of its id
+    /// not yet answered, among the calls made since the id's last exchange ended (a result or a
+    /// user message after them): consecutive calling turns may repeat an id before any result,
+    /// while a later exchange reusing it starts over. An empty id is no id. One pass with a
+    /// hash map.
     fn pair(&mut self) {
         // Each id's calls in order, and how many of them are surely answered.
         let mut by_id: HashMap<String, (Vec<(usize, usize)>, usize)> = HashMap::new();
         // Calls of the latest turn that made calls: what a positional result answers, the first
-        // not yet answered. (Answered calls are marked, not taken out: a turn of thousands of
-        // parallel calls was quadratic.)
-        let mut pending: Vec<(usize, usize)> = Vec::new();
-        let mut unanswered_from = 0;
+        // not yet answered; those without an id apart. (Answered calls are marked, not taken
+        // out: a turn of thousands of parallel calls was quadratic.)
+        let mut pending = Positional::default();
+        let mut pending_anonymous = Positional::default();
         let mut answered: std::collections::HashSet<(usize, usize)> = Default::default();
+        // The latest turn that ended an exchange: a result, or a user message.
+        let mut exchange_end: Option<usize> = None;
         for t in 0..self.turns.len() {
             // A new calling turn, or a message in between, ends what a positional result answers.
             let speaks = matches!(self.turns[t].role, Role::User | Role::Assistant);
             if !self.turns[t].calls.is_empty() || speaks {
                 pending.clear();
-                unanswered_from = 0;
+                pending_anonymous.clear();
             }
             for c in 0..self.turns[t].calls.len() {
                 if let Some(id) = self.turns[t].calls[c].id.as_ref().filter(|i| !i.is_empty()) {
                     let (calls, done) = by_id.entry(id.clone()).or_default();
-                    // (A later turn reusing the id starts over: its results are for its calls.)
-                    if calls.last().is_some_and(|&(ct, _)| ct != t) {
+                    // (A later exchange reusing the id starts over: its results are for its
+                    // calls.)
+                    if calls
+                        .last()
+                        .is_some_and(|&(ct, _)| exchange_end.is_some_and(|e| e > ct))
+                    {
                         calls.clear();
                         *done = 0;
                     }
                     calls.push((t, c));
+                } else {
+                    pending_anonymous.calls.push((t, c));
                 }
-                pending.push((t, c));
+                pending.calls.push((t, c));
+            }
+            if self.turns[t].result.is_some() || self.turns[t].role == Role::User {
+                exchange_end = Some(t);
             }
             let Some(result) = &self.turns[t].result else {
                 continue;
@@ -373,15 +416,9 @@ impl Trajectory {
                     // (A second result for the one call: the latest call of the id.)
                     calls.get(*done).or(calls.last()).copied()
                 }),
-                (None, None) => {
-                    while pending
-                        .get(unanswered_from)
-                        .is_some_and(|c| answered.contains(c))
-                    {
-                        unanswered_from += 1;
-                    }
-                    pending.get(unanswered_from).copied()
-                }
+                (None, None) => pending_anonymous
+                    .next(&answered)
+                    .or_else(|| pending.next(&answered)),
             };
             let Some((ct, cc)) = target else { continue };
             answered.insert((ct, cc));

@@ -613,6 +613,35 @@ mod tests {
     }
 
     #[test]
+    fn a_result_without_an_id_answers_a_call_without_one_and_repeated_ids_wait_their_turn() {
+        // A call with an id and one without: the result without an id is the second's, not the
+        // first's (whose result comes by its id). Then two messages each calling `call_0`
+        // before any result: a result each, in order.
+        let src = r#"[
+ {"role": "user", "content": "Find the parser"},
+ {"role": "assistant", "content": null, "tool_calls": [
+   {"id": "call_a", "type": "function", "function": {"name": "search", "arguments": "{\"q\":\"parse\"}"}},
+   {"id": "", "type": "function", "function": {"name": "list_dir", "arguments": "{}"}}]},
+ {"role": "tool", "tool_call_id": "", "content": "a.py b.py"},
+ {"role": "tool", "tool_call_id": "call_a", "content": ""},
+ {"role": "assistant", "content": null, "tool_calls": [
+   {"id": "call_0", "type": "function", "function": {"name": "read", "arguments": "{\"p\":\"a.py\"}"}}]},
+ {"role": "assistant", "content": null, "tool_calls": [
+   {"id": "call_0", "type": "function", "function": {"name": "read", "arguments": "{\"p\":\"b.py\"}"}}]},
+ {"role": "tool", "tool_call_id": "call_0", "content": "A"},
+ {"role": "tool", "tool_call_id": "call_0", "content": "B"}
+]"#;
+        let out = read_as(src);
+        let t = &out.trajectories[0];
+        let answered = |turn: usize| -> Vec<Option<usize>> {
+            t.turns[turn].calls.iter().map(|c| c.result_turn).collect()
+        };
+        assert_eq!(answered(1), [Some(3), Some(2)]);
+        assert_eq!(answered(4), [Some(6)]);
+        assert_eq!(answered(5), [Some(7)]);
+    }
+
+    #[test]
     fn array_of_messages_pairs_by_id() {
         let src = r#"[
  {"role": "system", "content": "Be brief."},
