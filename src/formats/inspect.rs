@@ -479,7 +479,7 @@ fn push_message(
     if role == Role::Assistant {
         if let Some(calls) = d.get(m, "tool_calls") {
             for c in d.items(calls) {
-                t.calls.push(tool_call(d, c));
+                t.calls.push(tool_call(d, c, attachments));
             }
         }
     }
@@ -515,7 +515,7 @@ fn push_message(
     true
 }
 
-fn tool_call(d: &Doc, c: &Value) -> ToolCall {
+fn tool_call(d: &Doc, c: &Value, attachments: Option<&Value>) -> ToolCall {
     ToolCall {
         id: d.get_str(c, "id"),
         name: d.get_str(c, "function").unwrap_or_default(),
@@ -524,12 +524,59 @@ fn tool_call(d: &Doc, c: &Value) -> ToolCall {
             .map(|a| match a.kind {
                 // Older logs and some providers keep the arguments as a JSON string.
                 Kind::Str { .. } => d.str(a).unwrap_or_default(),
-                _ => d.raw(a).to_string(),
+                _ => with_attachments(d, a, attachments),
             })
             .unwrap_or_default(),
         span: c.span,
         result_turn: None,
     }
+}
+
+/// A JSON value's text as it stands in the file, with each string Inspect stored once for the
+/// sample (`attachment://KEY`, as it does for long tool-call arguments) replaced by the stored
+/// text, as a JSON string. (Arguments are matched as text, not spanned: a replacement is safe.)
+fn with_attachments(d: &Doc, v: &Value, attachments: Option<&Value>) -> String {
+    let raw = d.raw(v);
+    if attachments.is_none() || !raw.contains("attachment://") {
+        return raw.to_string();
+    }
+    fn walk(d: &Doc, v: &Value, attachments: &Value, out: &mut Vec<(Span, String)>) {
+        match &v.kind {
+            Kind::Str { .. } => {
+                let stored = d
+                    .str(v)
+                    .and_then(|s| {
+                        s.strip_prefix("attachment://")
+                            .map(|k| k.trim().to_string())
+                    })
+                    .and_then(|k| d.get(attachments, &k))
+                    .and_then(|a| d.str(a));
+                if let Some(text) = stored {
+                    out.push((v.span, serde_json::Value::String(text).to_string()));
+                }
+            }
+            Kind::Array(items) => items.iter().for_each(|i| walk(d, i, attachments, out)),
+            Kind::Object(fields) => fields
+                .iter()
+                .for_each(|(_, f)| walk(d, f, attachments, out)),
+            _ => {}
+        }
+    }
+    let mut swaps = Vec::new();
+    if let Some(a) = attachments {
+        walk(d, v, a, &mut swaps);
+    }
+    // (Spans are of this same value, in order: every cut falls on a string's quotes.)
+    let between = |a: usize, b: usize| String::from_utf8_lossy(&d.bytes[a..b]).into_owned();
+    let mut text = String::with_capacity(raw.len());
+    let mut at = v.span.start;
+    for (span, with) in swaps {
+        text.push_str(&between(at, span.start));
+        text.push_str(&with);
+        at = span.end;
+    }
+    text.push_str(&between(at, v.span.end));
+    text
 }
 
 /// Message content: a string or a list of content blocks (`text`, `reasoning`; images, audio,
@@ -633,7 +680,7 @@ fn read_events(
                     push_message(d, m, &none, attachments, traj, cx, out);
                 }
             }
-            Some("tool") => traj.turns.push(tool_event_turn(d, e)),
+            Some("tool") => traj.turns.push(tool_event_turn(d, e, attachments, cx, out)),
             Some("compaction") => {
                 let kind = d.get_str(e, "type").unwrap_or_else(|| "summary".into());
                 traj.turns.push(compaction_turn(&CompactionEv {
@@ -648,15 +695,16 @@ fn read_events(
     }
 }
 
-fn tool_event_turn(d: &Doc, e: &Value) -> Turn {
+fn tool_event_turn(
+    d: &Doc,
+    e: &Value,
+    attachments: Option<&Value>,
+    cx: &mut Cx,
+    out: &mut ReadOutput,
+) -> Turn {
     let mut t = Turn::new(Role::Tool, e.span);
     if let Some(r) = d.get(e, "result") {
-        match &r.kind {
-            Kind::Str { .. } | Kind::Array(_) => {
-                super::push_content(d, r, SegmentKind::Output, &mut t)
-            }
-            _ => {}
-        }
+        push_content(d, r, SegmentKind::Output, attachments, &mut t, cx, out);
     }
     let err = d
         .get(e, "error")
@@ -726,6 +774,27 @@ mod tests {
         // Not held: the reference stays (the output is unknown, not empty), and a note says so.
         assert_eq!(t.turns[3].segments[0].text.text, "attachment://eee");
         assert!(out.issues.iter().any(|i| i.message.contains("do not hold")));
+    }
+
+    #[test]
+    fn attachments_in_tool_call_arguments_and_tool_events_are_read() {
+        // A sample read from its events: a long argument and a tool event's result stored once.
+        let src = r#"{"eval": {"task": "t"}, "samples": [{"id": "s1", "messages": [], "events": [
+ {"event": "model", "input": [{"role": "user", "content": "Write the config"}],
+  "output": {"choices": [{"message": {"role": "assistant", "content": "", "tool_calls": [{"id": "k", "function": "write", "arguments": {"path": "a.toml", "text": "attachment://aaa", "mode": "attachment://zzz"}}]}}]}},
+ {"event": "tool", "id": "k", "function": "write", "result": "attachment://bbb"}
+], "attachments": {"aaa": "[server]\nport = \"80\"", "bbb": "wrote a.toml"}}]}"#;
+        let out = read_str(src);
+        let t = &out.trajectories[0];
+        let call = &t.turns[1].calls[0];
+        // The stored text as a JSON string; a key the attachments lack stays the reference.
+        let args: serde_json::Value = serde_json::from_str(&call.arguments).unwrap();
+        assert_eq!(args["text"], "[server]\nport = \"80\"");
+        assert_eq!(args["path"], "a.toml");
+        assert_eq!(args["mode"], "attachment://zzz");
+        let seg = &t.turns[2].segments[0];
+        assert_eq!(seg.text.text, "wrote a.toml");
+        assert_eq!(seg.text.span.start, src.find("\"wrote").unwrap() + 1);
     }
 
     #[test]
