@@ -760,6 +760,28 @@ fn a_conversation_kept_one_event_per_file_is_one_log() {
     assert!(quoted >= 5, "{quoted}");
     // The events directory named directly, and the conversation directory to `plan`.
     assert_eq!(annotations(&["conv-a/events"], &dir).len(), 1);
+    // A copy of the conversation as hard links (`cp -al`) is the same conversation: read once.
+    #[cfg(unix)]
+    {
+        let copy = dir.join("conv-b/events");
+        std::fs::create_dir_all(&copy).unwrap();
+        for f in std::fs::read_dir(&events).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::hard_link(&f, copy.join(f.file_name().unwrap())).unwrap();
+        }
+        let both = annotations(&["conv-a/events", "conv-b/events"], &dir);
+        assert_eq!(both.len(), 1);
+        // One that went on after the copy is a conversation of its own.
+        let last = std::fs::read_dir(&events)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .max()
+            .unwrap();
+        std::fs::copy(&last, copy.join("event-99999-later.json")).unwrap();
+        let both = annotations(&["conv-a/events", "conv-b/events"], &dir);
+        assert_eq!(both.len(), 2);
+        std::fs::remove_dir_all(dir.join("conv-b")).unwrap();
+    }
     let plan = trajlint(&["plan", "--budget", "100000", "conv-a"], &dir, None);
     assert_eq!(plan.code, 0, "{}", plan.stderr);
     assert!(

@@ -350,12 +350,16 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
             });
         }
     }
-    // Each input once (a path given twice, a file beside its directory, a hard link to it, the
-    // file standard input reads), where first met.
+    // Each input once (a path given twice, a file beside its directory, a hard link to it, a
+    // conversation's events copied as hard links, the file standard input reads), where first
+    // met.
     #[derive(PartialEq, Eq, Hash)]
     enum Key {
         File(FileId),
         Path(PathBuf),
+        // (A conversation's event files, each by its id: a copy of hard links, `cp -al`, is
+        // the same conversation.)
+        Events(Vec<FileId>),
         Stdin,
     }
     let mut seen = HashSet::new();
@@ -363,12 +367,14 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
         seen.insert(match i {
             Input::Path(p) => FileId::of(p).map_or_else(|| Key::Path(file_key(p)), Key::File),
             Input::Unreadable { path: p, .. } => Key::Path(file_key(p)),
-            Input::Events { pattern, .. } => {
-                Key::Path(match (pattern.parent(), pattern.file_name()) {
+            Input::Events { pattern, files } => match files.iter().map(|f| FileId::of(f)).collect()
+            {
+                Some(ids) => Key::Events(ids),
+                None => Key::Path(match (pattern.parent(), pattern.file_name()) {
                     (Some(dir), Some(name)) => file_key(dir).join(name),
                     _ => pattern.clone(),
-                })
-            }
+                }),
+            },
             Input::Stdin => FileId::of_stdin().map_or(Key::Stdin, Key::File),
         })
     });
