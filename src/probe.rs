@@ -302,6 +302,9 @@ pub struct Summary {
     /// wished for ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open
     /// obligation.
     settled: Vec<bool>,
+    /// Per clause: it lets what it names go ("skipped the docs update") and does not put it
+    /// off ("skipped for now", "until the release"): it carries no open obligation.
+    let_go: Vec<bool>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
 }
@@ -400,6 +403,15 @@ impl Summary {
                     || lex.not_found.find_from(clause, 0).any(outside),
             );
         }
+        let let_go = clauses
+            .iter()
+            .map(|&(s, e, _)| {
+                let clause = &text[s..e];
+                lex.dropped_in_summary.is_match(clause)
+                    && !lex.deferred.is_match(clause)
+                    && !still_owed_regex().is_match(clause)
+            })
+            .collect();
         let settled = units
             .iter()
             .map(|&(s, e)| {
@@ -416,6 +428,7 @@ impl Summary {
             postings,
             absence,
             settled,
+            let_go,
             family_stems,
         }
     }
@@ -477,20 +490,20 @@ impl Summary {
         specific && (df <= 3 || df * 16 <= self.units.len())
     }
 
-    /// Masks of which `keys` each place holds: places are units, or (`absence`) clauses with a
-    /// word of absence or failure.
-    fn places(&self, keys: &[String], absence: bool) -> HashMap<u32, u64> {
+    /// Masks of which `keys` each place holds (see [`Places`]).
+    fn places(&self, keys: &[String], places: Places) -> HashMap<u32, u64> {
         let mut per: HashMap<u32, u64> = HashMap::default();
         for (k, key) in keys.iter().take(MAX_TERMS).enumerate() {
             if let Some(p) = self.clauses_of(key) {
                 for &c in p {
-                    let place = if absence {
-                        if !self.absence[c as usize] {
-                            continue;
-                        }
-                        c
-                    } else {
-                        self.clauses[c as usize].2
+                    let i = c as usize;
+                    let place = match places {
+                        Places::Units => self.clauses[i].2,
+                        Places::UnitsHeld if self.let_go[i] => continue,
+                        Places::UnitsHeld => self.clauses[i].2,
+                        Places::AbsenceClauses if self.absence[i] => c,
+                        Places::LetGoClauses if self.let_go[i] => c,
+                        Places::AbsenceClauses | Places::LetGoClauses => continue,
                     };
                     *per.entry(place).or_default() |= 1u64 << k;
                 }
@@ -512,6 +525,31 @@ impl Summary {
             line: 1 + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..s]).count(),
         }
     }
+}
+
+/// The places a fact may be carried in (`Summary::places`).
+#[derive(Clone, Copy)]
+enum Places {
+    /// Units.
+    Units,
+    /// Units, without the clauses that let what they name go (for open obligations).
+    UnitsHeld,
+    /// Clauses with a word of absence or failure (for null results).
+    AbsenceClauses,
+    /// Clauses that let what they name go.
+    LetGoClauses,
+}
+
+/// Words by which a clause that lets something go still owes it: "skipped for now", "not
+/// dropped yet", "still pending".
+fn still_owed_regex() -> &'static regex::Regex {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(for now|for the moment|yet|still|todo|to-do|pending|remaining|outstanding|temporarily)\b",
+        )
+        .expect("still-owed words")
+    })
 }
 
 /// Units of a summary: lines, and the sentences of lines longer than 200 bytes.
@@ -1057,7 +1095,16 @@ impl Wanted {
     /// highest-scoring one.
     fn best(&self, summary: &Summary) -> Option<(u32, u64, bool)> {
         summary
-            .places(&self.keys, self.absence)
+            .places(
+                &self.keys,
+                if self.absence {
+                    Places::AbsenceClauses
+                } else if self.obligation {
+                    Places::UnitsHeld
+                } else {
+                    Places::Units
+                },
+            )
             .into_iter()
             // (An open obligation is not carried by a line that says it is done.)
             .filter(|&(p, _)| !(self.obligation && summary.settled[p as usize]))
@@ -1072,9 +1119,18 @@ impl Wanted {
     /// The first unit that would carry the obligation but says it is done (`Summary::settled`).
     fn said_done(&self, summary: &Summary) -> Option<(u32, u64)> {
         summary
-            .places(&self.keys, false)
+            .places(&self.keys, Places::UnitsHeld)
             .into_iter()
             .filter(|&(p, m)| summary.settled[p as usize] && self.judge(m).1)
+            .min_by_key(|&(p, _)| p)
+    }
+
+    /// The first clause that would carry the obligation but lets it go (`Summary::let_go`).
+    fn said_let_go(&self, summary: &Summary) -> Option<(u32, u64)> {
+        summary
+            .places(&self.keys, Places::LetGoClauses)
+            .into_iter()
+            .filter(|&(_, m)| self.judge(m).1)
             .min_by_key(|&(p, _)| p)
     }
 
@@ -1216,6 +1272,24 @@ pub fn carried(
             at: Some(summary.place(p, false)),
         };
     }
+    // ... or lets it go ("Skipped the docs update").
+    if let Some((p, m)) = (!carried && wanted.obligation)
+        .then(|| wanted.said_let_go(summary))
+        .flatten()
+    {
+        let found = wanted.found(m);
+        return FactCheck {
+            fact: fact.id,
+            carried: false,
+            why: format!(
+                "dropped: the summary names it ({}) in a clause that lets it go, but it is still open",
+                quote(&found)
+            ),
+            wanted: all,
+            found,
+            at: Some(summary.place(p, true)),
+        };
+    }
     let why = if carried {
         if wanted.absence {
             format!(
@@ -1243,7 +1317,7 @@ fn dropped_why(wanted: &Wanted, summary: &Summary, found: &[String], what: &str)
     if wanted.absence {
         // Named without the absence?
         let named = summary
-            .places(&wanted.keys, false)
+            .places(&wanted.keys, Places::Units)
             .into_values()
             .map(|m| wanted.judge(m))
             .any(|(_, ok)| ok);
@@ -1253,7 +1327,7 @@ fn dropped_why(wanted: &Wanted, summary: &Summary, found: &[String], what: &str)
                 quote(
                     &wanted.found(
                         summary
-                            .places(&wanted.keys, false)
+                            .places(&wanted.keys, Places::Units)
                             .into_values()
                             .max_by_key(|m| m.count_ones())
                             .unwrap_or(0)
@@ -1544,6 +1618,37 @@ mod tests {
             "Update the docs instead of the README.",
         ] {
             assert!(probe(&f, line).carried, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_clause_letting_an_open_obligation_go_does_not_carry_it() {
+        let f = fact(
+            Subkind::SelfCommitment,
+            "I'll update the docs once the code compiles.",
+            &["doc", "@edit"],
+        );
+        for line in [
+            "Skipping the docs update.",
+            "Fixed the parser, dropped the docs update (out of scope).",
+            "- docs: decided not to update them",
+        ] {
+            let c = probe(&f, line);
+            assert!(
+                !c.carried && c.why.contains("lets it go"),
+                "{line}: {}",
+                c.why
+            );
+        }
+        // Put off, not let go; or let go in another clause than the one that carries it.
+        for line in [
+            "Skipped the docs update for now; update the docs after the release.",
+            "Skipping the docs update until the code compiles.",
+            "Skipped the lint step, then update the docs.",
+            "Update the docs (skip the changelog).",
+        ] {
+            let c = probe(&f, line);
+            assert!(c.carried, "{line}: {}", c.why);
         }
     }
 
