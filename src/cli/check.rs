@@ -20,7 +20,9 @@ use trajlint::lint::config::{relative_path, Config};
 use trajlint::lint::{
     check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
 };
-use trajlint::report::output::{FileResult, Position, Renderer, RunSummary, Statistics};
+use trajlint::report::output::{
+    FileResult, Position, ReaderWarning, Renderer, RunSummary, Statistics,
+};
 use trajlint::report::{concise, full, github, json, junit, sarif};
 use trajlint::FileReport;
 
@@ -121,6 +123,8 @@ struct Outcome {
     baselined: Vec<String>,
     /// Where (the file as named, with the line and column when known) and why it could not be read.
     error: Option<(String, String)>,
+    /// The reader's warnings, for the formats that carry them.
+    warnings: Vec<ReaderWarning>,
     /// Not a trajectory, found by walking a directory: skipped, not counted.
     skipped: bool,
 }
@@ -425,6 +429,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             if let Some(e) = o.error {
                 summary.errors.push(e);
             }
+            summary.warnings.extend(o.warnings);
             summary.baselined += o.baselined.len();
             matched.extend(o.baselined);
             if !o.findings.is_empty() {
@@ -631,6 +636,7 @@ fn one_file(
             findings: Vec::new(),
             baselined: Vec::new(),
             error: None,
+            warnings: Vec::new(),
             skipped: true,
         };
     }
@@ -642,6 +648,7 @@ fn one_file(
         && active
             .iter()
             .any(|a| a.rule.kind == RuleKind::UnreadableRecord);
+    let mut warnings = Vec::new();
     for issue in &report.read.issues {
         let sev = match issue.severity {
             ReadSeverity::Error if lost_is_finding => continue,
@@ -649,6 +656,24 @@ fn one_file(
             ReadSeverity::Warning => "warning",
             ReadSeverity::Note => continue,
         };
+        if issue.severity == ReadSeverity::Warning {
+            let (part, line, column) = report.source.place(issue.span.start);
+            let (file, uri) = match part.and_then(|k| report.source.parts().get(k)) {
+                Some((_, p)) => {
+                    let n = display_name(p);
+                    let u = uri_of(Some(p), &n, &plan.cwd);
+                    (n, u)
+                }
+                None => (name.clone(), uri_of(path, &name, &plan.cwd)),
+            };
+            warnings.push(ReaderWarning {
+                name: file,
+                uri,
+                line,
+                column,
+                message: issue.message.clone(),
+            });
+        }
         let at = super::position(&report.source, &name, issue.span.start);
         diagnostics.push_str(&format!("{at}: {sev}: {}\n", issue.message));
         if let Some(h) = &issue.help {
@@ -715,6 +740,7 @@ fn one_file(
         findings,
         baselined,
         error: None,
+        warnings,
         skipped: false,
     }
 }
@@ -750,6 +776,7 @@ fn failed(
         findings: Vec::new(),
         baselined: Vec::new(),
         error: Some((place, why)),
+        warnings: Vec::new(),
         skipped: false,
     }
 }

@@ -83,6 +83,18 @@ impl Renderer for Github {
     }
 
     fn footer(&self, out: &mut dyn Write, run: &RunSummary) -> io::Result<()> {
+        // (The readers' warnings: a record of a log skipped, at its place.)
+        for w in &run.warnings {
+            writeln!(
+                out,
+                "::warning file={},line={},col={},title={}::{}",
+                escape_property(&w.name),
+                w.line,
+                w.column,
+                escape_property("trajlint: reader warning"),
+                escape_data(&w.message)
+            )?;
+        }
         match &run.no_log {
             Some(why) => writeln!(
                 out,

@@ -94,6 +94,17 @@ pub struct Position {
     pub column: usize,
 }
 
+/// A reader's warning about a log it read, where it applies.
+#[derive(Debug, Clone)]
+pub struct ReaderWarning {
+    /// The file as displayed, and its URI reference (as `FileResult` gives them).
+    pub name: String,
+    pub uri: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
 /// Counts for the closing lines and the exit code.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
@@ -113,6 +124,9 @@ pub struct RunSummary {
     pub stale_baseline: usize,
     /// Inputs that could not be read: (file, why).
     pub errors: Vec<(String, String)>,
+    /// What the readers warned of in logs they read (a record of an unexpected shape skipped):
+    /// machine formats with a place for it (SARIF, GitHub) carry it, as stderr does.
+    pub warnings: Vec<ReaderWarning>,
     /// Set when the paths held no log at all ("no trajectory log found under …"): the run
     /// failed though no input did.
     pub no_log: Option<String>,

@@ -2,7 +2,8 @@
 //! rules with their help, one result per finding with `partialFingerprints`, URIs relative to the
 //! working directory (resolved through `%SRCROOT%`), 1-based lines and columns counted in
 //! Unicode code points (`columnKind`), and the raw byte range of each region beside them.
-//! Inputs that could not be read are tool execution notifications.
+//! Inputs that could not be read, and the readers' warnings about logs they read, are tool
+//! execution notifications.
 
 use super::output::{FileResult, Renderer, RunSummary};
 use crate::lint::{ActiveRule, Finding, Rule, Severity};
@@ -106,20 +107,24 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
+/// A file's `artifactLocation`, by its URI reference.
+fn artifact(uri: &str) -> Value {
+    // (Standard input keeps a URI, `-`: GitHub's upload rejects a location without one.)
+    if uri == "-" {
+        json!({"uri": "-", "uriBaseId": "%SRCROOT%", "description": {"text": "standard input"}})
+    } else if uri.starts_with("file://") {
+        json!({"uri": uri})
+    } else {
+        json!({"uri": uri, "uriBaseId": "%SRCROOT%"})
+    }
+}
+
 /// A span in the file that holds it (an event's own file, for a log joined from one file per
 /// event).
 fn physical(file: &FileResult<'_>, src: &SourceFile, span: Span) -> Value {
     let at = file.place(src, span);
-    // (Standard input keeps a URI, `-`: GitHub's upload rejects a location without one.)
-    let artifact = if at.uri == "-" {
-        json!({"uri": "-", "uriBaseId": "%SRCROOT%", "description": {"text": "standard input"}})
-    } else if at.uri.starts_with("file://") {
-        json!({"uri": at.uri})
-    } else {
-        json!({"uri": at.uri, "uriBaseId": "%SRCROOT%"})
-    };
     json!({
-        "artifactLocation": artifact,
+        "artifactLocation": artifact(at.uri),
         "region": {
             "startLine": at.start.line,
             "startColumn": at.start.column,
@@ -235,6 +240,16 @@ impl Renderer for Sarif {
                     }},
                 })
             })
+            .chain(run.warnings.iter().map(|w| {
+                json!({
+                    "level": "warning",
+                    "message": {"text": w.message},
+                    "locations": [{"physicalLocation": {
+                        "artifactLocation": artifact(&w.uri),
+                        "region": {"startLine": w.line, "startColumn": w.column},
+                    }}],
+                })
+            }))
             .collect();
         let invocation = json!({
             "executionSuccessful": run.errors.is_empty() && run.no_log.is_none(),
