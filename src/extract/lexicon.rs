@@ -463,6 +463,8 @@ pub struct Lexicon {
     /// Words that say something is not there: what records an empty result later on.
     pub absence: Patterns,
     pub nouns: Vec<String>,
+    /// `nouns` by surface form (and plural) → stem, for the references' scan of each turn.
+    pub(crate) noun_index: crate::extract::references::Nouns,
     pub backward: Vec<String>,
     /// Words after "these/those" that are not what they point at (lowercase).
     pub not_head_nouns: HashSet<String>,
@@ -761,6 +763,7 @@ impl Lexicon {
             synonyms,
             programs,
             nouns: r.nouns.clone(),
+            noun_index: crate::extract::references::Nouns::new(&r.nouns),
             backward: r.backward.clone(),
             not_head_nouns: r.not_head_nouns.iter().map(|w| w.to_lowercase()).collect(),
             stand_in_nouns: r.stand_in_nouns.iter().map(|w| w.to_lowercase()).collect(),

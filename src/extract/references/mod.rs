@@ -260,7 +260,7 @@ pub fn extract(
     compactions: Compactions,
     facts: &mut Vec<Fact>,
 ) {
-    let nouns = Nouns::new(lex);
+    let nouns = &lex.noun_index;
     // The task's own words (the opening of the first user message): a turn that quotes them
     // restates "the original request" it names.
     let task: &str = traj
@@ -325,10 +325,10 @@ pub fn extract(
                 head_ids.push(ids);
             }
             for (k, ids) in head_ids.iter().enumerate().take(head) {
-                remember(k, traj, ids, calls, &nouns, &mut vis);
+                remember(k, traj, ids, calls, nouns, &mut vis);
             }
             for k in view_start.max(i.saturating_sub(KEPT_IN_VIEW)).max(head)..i {
-                remember(k, traj, &ids_of(&traj.turns[k]), calls, &nouns, &mut vis);
+                remember(k, traj, &ids_of(&traj.turns[k]), calls, nouns, &mut vis);
             }
             continue;
         }
@@ -351,7 +351,7 @@ pub fn extract(
         } else if dialogue {
             before_the_log(i, turn, lex, facts);
         }
-        remember(i, traj, &ids, calls, &nouns, &mut vis);
+        remember(i, traj, &ids, calls, nouns, &mut vis);
         if dialogue {
             vis.seen_dialogue = true;
         }
@@ -823,8 +823,10 @@ fn act(vis: &mut Visible, i: usize, families: &[String]) {
 }
 
 /// The nouns a later description can name, by surface form (lowercase, and its plural) → stem,
-/// so the scan of a large output needs no stemming.
-struct Nouns {
+/// so the scan of a large output needs no stemming. Built once with the lexicon
+/// (`Lexicon::noun_index`): every trajectory's reading uses the same.
+#[derive(Debug, Clone)]
+pub(crate) struct Nouns {
     stems: HashMap<String, String>,
     /// Per first letter, the second letters a noun starts with: most words of an output are
     /// no noun, and two table reads turn them away before a lowercase copy and a hash.
@@ -832,10 +834,9 @@ struct Nouns {
 }
 
 impl Nouns {
-    fn new(lex: &Lexicon) -> Nouns {
+    pub(crate) fn new(nouns: &[String]) -> Nouns {
         let mut starts = [0u32; 26];
-        let stems: HashMap<String, String> = lex
-            .nouns
+        let stems: HashMap<String, String> = nouns
             .iter()
             .flat_map(|n| [n.to_lowercase(), format!("{}s", n.to_lowercase())])
             .map(|f| {
