@@ -1549,6 +1549,37 @@ fn links_and_standard_input_are_the_files_they_name() {
     assert_eq!(stdout.matches("OB001").count(), 1, "{stdout}");
 }
 
+/// An encrypted compaction that opens the log (a resumed run: nothing before it in the file)
+/// replaced nothing the log holds, but the run is built on its summary: CP004 all the same.
+#[test]
+fn an_opaque_compaction_opening_the_log_is_flagged() {
+    let dir = scratch("opaque-opening");
+    let log = std::fs::read_to_string(root().join("tests/fixtures/check/opaque.jsonl")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    // The session header, then the compaction and what follows it.
+    let opening = [lines[0], lines[4], lines[5], lines[6]].join("\n");
+    assert!(lines[4].contains("\"compacted\""));
+    std::fs::write(dir.join("opening.jsonl"), opening).unwrap();
+    let r = trajlint(
+        &[
+            "check",
+            "--isolated",
+            "--output-format",
+            "concise",
+            "--select",
+            "CP004",
+            "opening.jsonl",
+        ],
+        &dir,
+        None,
+    );
+    assert!(
+        r.stdout.contains("opening.jsonl:2:1: info[CP004] the compaction at turn 0 cannot be checked: its summary is encrypted"),
+        "{}",
+        r.stdout
+    );
+}
+
 /// `plan`, `probe` and `rules` fail (exit 2, said once) when their output cannot be written, as
 /// `annotate` and `check` do: a consumer must not take a cut plan or probe for a whole one.
 #[cfg(target_os = "linux")]
