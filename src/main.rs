@@ -22,7 +22,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Annotate every turn: facts, verdicts (live/quiescent) and compactable ranges (exit 0, or 2
-    /// when an input could not be read; what could be read is still written).
+    /// when an input could not be read, what could be read still written, or the output could
+    /// not be written).
     Annotate {
         #[command(flatten)]
         input: InputArgs,
@@ -32,14 +33,14 @@ enum Command {
     },
     /// Plan what to shed and compact so that the trajectory fits a token budget (exit 0); refuse
     /// (exit 3) when only compacting what must stay (live turns, the system prompt) would fit it
-    /// (2: usage or unreadable input).
+    /// (2: usage, unreadable input or unwritable output).
     Plan(cli::plan::PlanArgs),
     /// The contradiction probe: does a summary carry every live fact of the turns it replaces?
     /// Without --summary, probes the compactions recorded in the log (exit 0 every fact carried,
-    /// 1 some dropped, 2 usage or unreadable input).
+    /// 1 some dropped, 2 usage, unreadable input or unwritable output).
     Probe(cli::probe::ProbeArgs),
     /// The CI gate: run the rules over logs and report findings (exit 0 clean, 1 findings, 2
-    /// usage, configuration or unreadable input).
+    /// usage, configuration, unreadable input or unwritable output).
     Check(Box<cli::check::CheckArgs>),
     /// Print one rule's documentation.
     Rule(cli::rules::RuleArgs),
