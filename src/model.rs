@@ -375,6 +375,14 @@ impl Trajectory {
         let mut answered: std::collections::HashSet<(usize, usize)> = Default::default();
         // The latest turn that ended an exchange: a result, or a user message.
         let mut exchange_end: Option<usize> = None;
+        // (Calls without an id answer first only where results carry ids: then a call with
+        // one may get its result by it. In a log whose results carry none, all pair in order.)
+        let results_have_ids = self.turns.iter().any(|t| {
+            t.result
+                .as_ref()
+                .and_then(|r| r.call_id.as_ref())
+                .is_some_and(|i| !i.is_empty())
+        });
         for t in 0..self.turns.len() {
             // A new calling turn, or a message in between, ends what a positional result answers.
             let speaks = matches!(self.turns[t].role, Role::User | Role::Assistant);
@@ -416,8 +424,9 @@ impl Trajectory {
                     // (A second result for the one call: the latest call of the id.)
                     calls.get(*done).or(calls.last()).copied()
                 }),
-                (None, None) => pending_anonymous
-                    .next(&answered)
+                (None, None) => results_have_ids
+                    .then(|| pending_anonymous.next(&answered))
+                    .flatten()
                     .or_else(|| pending.next(&answered)),
             };
             let Some((ct, cc)) = target else { continue };

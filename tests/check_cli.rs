@@ -1487,7 +1487,8 @@ fn links_and_standard_input_are_the_files_they_name() {
         "{}",
         r.stderr
     );
-    // Named, the dangling link says the same; links that loop say so, walked or named.
+    // Named, the dangling link says the same, in every command; links that loop say so,
+    // walked or named, or on the way to a file.
     let r = check_in(&dir, &["logs/dangling.jsonl"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
@@ -1495,6 +1496,26 @@ fn links_and_standard_input_are_the_files_they_name() {
         "{}",
         r.stderr
     );
+    for command in [&["plan", "--budget", "1000"][..], &["probe"], &["annotate"]] {
+        let mut args = command.to_vec();
+        args.push("logs/dangling.jsonl");
+        let r = trajlint(&args, &dir, None);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("a symbolic link to nothing"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    std::os::unix::fs::symlink("self", dir.join("self")).unwrap();
+    let r = check_in(&dir, &["self/x.jsonl"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("too many levels of symbolic links"),
+        "{}",
+        r.stderr
+    );
+    std::fs::remove_file(dir.join("self")).unwrap();
     std::fs::remove_file(dir.join("logs/dangling.jsonl")).unwrap();
     std::os::unix::fs::symlink("loop-b.jsonl", dir.join("logs/loop-a.jsonl")).unwrap();
     std::os::unix::fs::symlink("loop-a.jsonl", dir.join("logs/loop-b.jsonl")).unwrap();

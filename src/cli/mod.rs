@@ -342,10 +342,11 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
         } else {
             inputs.push(Input::Unreadable {
                 path: p.clone(),
-                why: if p.is_symlink() {
-                    broken_link(p)
-                } else {
-                    "no such file or directory".into()
+                // (Missing, or behind links that loop: `self/x.jsonl` with `self -> self`.)
+                why: match std::fs::metadata(p) {
+                    _ if p.is_symlink() => broken_link(p),
+                    Err(e) => why(&e),
+                    Ok(_) => "no such file or directory".into(),
                 },
             });
         }
@@ -475,9 +476,6 @@ pub fn file_key(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// An I/O error in the words every command uses: "no such file or directory", not the OS's
-/// "No such file or directory (os error 2)" (a missing input read the same in `annotate`,
-/// `plan`, `probe` and `check`).
 /// Writes a command's whole output to stdout. A closed pipe (`| head`) is not an error; any other
 /// failure (a full disk) is said once and returns `false`: the caller exits 2, since a consumer
 /// would otherwise take a cut output for a complete one.
@@ -503,13 +501,24 @@ fn broken_link(link: &Path) -> String {
     }
 }
 
+/// An I/O error in the words every command uses: "no such file or directory", not the OS's
+/// "No such file or directory (os error 2)" (a missing input read the same in `annotate`,
+/// `plan`, `probe` and `check`).
 pub fn why(e: &std::io::Error) -> String {
     trajlint::io_why(e)
 }
 
 pub fn read_input(input: &Input) -> Result<SourceFile, String> {
     match input {
-        Input::Path(p) => SourceFile::read(p).map_err(|e| format!("{}: {}", p.display(), why(&e))),
+        Input::Path(p) => SourceFile::read(p).map_err(|e| {
+            // (A link to nothing is said to be one, as a walk says it.)
+            let why = if e.kind() == std::io::ErrorKind::NotFound && p.is_symlink() {
+                broken_link(p)
+            } else {
+                why(&e)
+            };
+            format!("{}: {why}", p.display())
+        }),
         Input::Events { pattern, files } => {
             // One event a line: a broken file breaks its own line only, and a position names
             // the event by its line.

@@ -522,8 +522,15 @@ fn tool_call(d: &Doc, c: &Value, attachments: Option<&Value>) -> ToolCall {
         arguments: d
             .get(c, "arguments")
             .map(|a| match a.kind {
-                // Older logs and some providers keep the arguments as a JSON string.
-                Kind::Str { .. } => d.str(a).unwrap_or_default(),
+                // Older logs and some providers keep the arguments as a JSON string (stored
+                // once for the sample when long).
+                Kind::Str { .. } => {
+                    let text = d.str(a).unwrap_or_default();
+                    text.strip_prefix("attachment://")
+                        .and_then(|k| attachments.and_then(|at| d.get(at, k.trim())))
+                        .and_then(|v| d.str(v))
+                        .unwrap_or(text)
+                }
                 _ => with_attachments(d, a, attachments),
             })
             .unwrap_or_default(),
@@ -787,6 +794,17 @@ mod tests {
         let out = read_str(src);
         let t = &out.trajectories[0];
         let call = &t.turns[1].calls[0];
+        // (Arguments kept as one JSON string, stored whole, read as the stored text.)
+        let whole = src.replace(
+            r#""arguments": {"path": "a.toml", "text": "attachment://aaa", "mode": "attachment://zzz"}"#,
+            r#""arguments": "attachment://aaa""#,
+        );
+        assert_ne!(whole, src);
+        let w = read_str(&whole);
+        assert_eq!(
+            w.trajectories[0].turns[1].calls[0].arguments,
+            "[server]\nport = \"80\""
+        );
         // The stored text as a JSON string; a key the attachments lack stays the reference.
         let args: serde_json::Value = serde_json::from_str(&call.arguments).unwrap();
         assert_eq!(args["text"], "[server]\nport = \"80\"");

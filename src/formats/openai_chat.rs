@@ -639,6 +639,19 @@ mod tests {
         assert_eq!(answered(1), [Some(3), Some(2)]);
         assert_eq!(answered(4), [Some(6)]);
         assert_eq!(answered(5), [Some(7)]);
+        // Where no result carries an id, results pair in order, whatever ids the calls have.
+        let src = r#"[
+ {"role": "user", "content": "Find the parser"},
+ {"role": "assistant", "content": null, "tool_calls": [
+   {"id": "call_a", "type": "function", "function": {"name": "search", "arguments": "{}"}},
+   {"id": "", "type": "function", "function": {"name": "list_dir", "arguments": "{}"}}]},
+ {"role": "tool", "content": ""},
+ {"role": "tool", "content": "a.py b.py"}
+]"#;
+        let out = read_as(src);
+        let t = &out.trajectories[0];
+        let calls: Vec<Option<usize>> = t.turns[1].calls.iter().map(|c| c.result_turn).collect();
+        assert_eq!(calls, [Some(2), Some(3)]);
     }
 
     #[test]
