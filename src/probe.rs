@@ -302,10 +302,6 @@ pub struct Summary {
     /// wished for ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open
     /// obligation.
     settled: Vec<bool>,
-    /// Per clause, its parts (byte ranges into `text`) that let what they name go ("skipped
-    /// the docs update"; see [`let_go_parts`]): what such a part names is no open obligation
-    /// carried.
-    let_go: Vec<Vec<(usize, usize)>>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
 }
@@ -404,16 +400,6 @@ impl Summary {
                     || lex.not_found.find_from(clause, 0).any(outside),
             );
         }
-        let let_go = clauses
-            .iter()
-            .map(|&(s, e, u)| {
-                let (us, ue) = units[u as usize];
-                let_go_parts(&text[s..e], &text[us..ue], lex)
-                    .into_iter()
-                    .map(|(a, b)| (s + a, s + b))
-                    .collect()
-            })
-            .collect();
         let settled = units
             .iter()
             .map(|&(s, e)| {
@@ -430,7 +416,6 @@ impl Summary {
             postings,
             absence,
             settled,
-            let_go,
             family_stems,
         }
     }
@@ -492,19 +477,20 @@ impl Summary {
         specific && (df <= 3 || df * 16 <= self.units.len())
     }
 
-    /// Masks of which `keys` each place holds (see [`Places`]).
-    fn places(&self, keys: &[String], places: Places) -> HashMap<u32, u64> {
+    /// Masks of which `keys` each place holds: places are units, or (`absence`) clauses with a
+    /// word of absence or failure.
+    fn places(&self, keys: &[String], absence: bool) -> HashMap<u32, u64> {
         let mut per: HashMap<u32, u64> = HashMap::default();
         for (k, key) in keys.iter().take(MAX_TERMS).enumerate() {
             if let Some(p) = self.clauses_of(key) {
                 for &c in p {
-                    let i = c as usize;
-                    let place = match places {
-                        Places::Units => self.clauses[i].2,
-                        Places::UnitsWithout(skip) if skip.contains(&c) => continue,
-                        Places::UnitsWithout(_) => self.clauses[i].2,
-                        Places::AbsenceClauses if self.absence[i] => c,
-                        Places::AbsenceClauses => continue,
+                    let place = if absence {
+                        if !self.absence[c as usize] {
+                            continue;
+                        }
+                        c
+                    } else {
+                        self.clauses[c as usize].2
                     };
                     *per.entry(place).or_default() |= 1u64 << k;
                 }
@@ -526,118 +512,6 @@ impl Summary {
             line: 1 + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..s]).count(),
         }
     }
-}
-
-/// The places a fact may be carried in (`Summary::places`).
-#[derive(Clone, Copy)]
-enum Places<'a> {
-    /// Units.
-    Units,
-    /// Units, leaving out these clauses (those that let an open obligation go).
-    UnitsWithout(&'a HashSet<u32>),
-    /// Clauses with a word of absence or failure (for null results).
-    AbsenceClauses,
-}
-
-/// The parts of a summary's clause that let what they name go: split at sentence ends,
-/// semicolons, commas and "and"/"but", a part whose drop words (`obligation.dropped_in_summary`) come
-/// within its first words, not negated ("Skipped the docs update", "We decided not to update
-/// the docs", "The docs update was skipped"). Not one that puts it off ("for now", "until the
-/// release"), nor any in a line that says it is still owed ("… and must be done"); a drop word
-/// further on is about something else ("update the docs for the dropped 3.8 support").
-fn let_go_parts(clause: &str, unit: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
-    // (Most clauses hold no drop word at all: one scan turns them away.)
-    if !lex.dropped_in_summary.is_match(clause) || owed_regex().is_match(unit) {
-        return Vec::new();
-    }
-    // At most this many words before the drop words: a subject and an adverb, or a short
-    // passive subject ("the docs update was skipped").
-    const LEAD: usize = 3;
-    let mut out = Vec::new();
-    for (s, e) in parts(clause) {
-        let part = &clause[s..e];
-        let Some(m) = lex.dropped_in_summary.find_from(part, 0).next() else {
-            continue;
-        };
-        let before = &part[..m.0];
-        // (Auxiliaries do not count: "the docs update was skipped".)
-        let lead: Vec<&str> = before
-            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-            .filter(|w| !w.is_empty())
-            .filter(|w| {
-                !matches!(
-                    w.to_lowercase().as_str(),
-                    "was" | "were" | "is" | "are" | "be" | "been" | "got" | "has" | "have" | "had"
-                )
-            })
-            .collect();
-        let negated = lead
-            .iter()
-            .any(|w| matches!(w.to_lowercase().as_str(), "not" | "never") || w.ends_with("n't"));
-        if lead.len() <= LEAD
-            && !negated
-            && !lex.deferred.is_match(part)
-            && !still_owed_regex().is_match(part)
-        {
-            out.push((s, e));
-        }
-    }
-    out
-}
-
-/// A clause's parts for [`let_go_parts`]: split at `.`, `;`, `,`, `!`, `?` and at " and ",
-/// " but " (a clause runs on over ", since …", a part does not).
-fn parts(clause: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let lower = clause.to_ascii_lowercase();
-    let b = lower.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let cut = match b[i] {
-            b'.' | b';' | b',' | b'!' | b'?' => Some(1),
-            b' ' if lower[i..].starts_with(" and ") => Some(4),
-            b' ' if lower[i..].starts_with(" but ") => Some(4),
-            _ => None,
-        };
-        if let Some(n) = cut {
-            if i > start {
-                out.push((start, i));
-            }
-            start = i + n;
-            i += n;
-        } else {
-            i += 1;
-        }
-    }
-    if start < clause.len() {
-        out.push((start, clause.len()));
-    }
-    out
-}
-
-/// Words by which a part that lets something go still owes it: "skipped for now", "not
-/// dropped yet", "still pending".
-fn still_owed_regex() -> &'static regex::Regex {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)\b(for now|for the moment|yet|still|todo|to-do|pending|remaining|outstanding|temporarily)\b",
-        )
-        .expect("still-owed words")
-    })
-}
-
-/// Words by which a line says what it names is still owed ("must be done", "TODO"): no part of
-/// it lets an obligation go.
-fn owed_regex() -> &'static regex::Regex {
-    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| {
-        regex::Regex::new(
-            r"(?i)\b(must|needs? to|have to|has to|should|todo|to-do|to do|remember to|pending)\b|\bopen:",
-        )
-        .expect("owed words")
-    })
 }
 
 /// Units of a summary: lines, and the sentences of lines longer than 200 bytes.
@@ -1181,16 +1055,9 @@ impl Wanted {
 
     /// The best place: one that carries the fact if any (highest score, earliest), else the
     /// highest-scoring one.
-    fn best(&self, summary: &Summary, let_go: &HashSet<u32>) -> Option<(u32, u64, bool)> {
+    fn best(&self, summary: &Summary) -> Option<(u32, u64, bool)> {
         summary
-            .places(
-                &self.keys,
-                if self.absence {
-                    Places::AbsenceClauses
-                } else {
-                    Places::UnitsWithout(let_go)
-                },
-            )
+            .places(&self.keys, self.absence)
             .into_iter()
             // (An open obligation is not carried by a line that says it is done.)
             .filter(|&(p, _)| !(self.obligation && summary.settled[p as usize]))
@@ -1203,37 +1070,12 @@ impl Wanted {
     }
 
     /// The first unit that would carry the obligation but says it is done (`Summary::settled`).
-    fn said_done(&self, summary: &Summary, let_go: &HashSet<u32>) -> Option<(u32, u64)> {
+    fn said_done(&self, summary: &Summary) -> Option<(u32, u64)> {
         summary
-            .places(&self.keys, Places::UnitsWithout(let_go))
+            .places(&self.keys, false)
             .into_iter()
             .filter(|&(p, m)| summary.settled[p as usize] && self.judge(m).1)
             .min_by_key(|&(p, _)| p)
-    }
-
-    /// The clauses with a part that would carry the obligation but lets it go
-    /// (`Summary::let_go`), each with what that part holds of it. (Each such part is indexed on
-    /// its own: few clauses have one.)
-    fn let_go_in(&self, summary: &Summary, lex: &Lexicon) -> Vec<(u32, u64)> {
-        if !self.obligation {
-            return Vec::new();
-        }
-        let mut out = Vec::new();
-        for (c, parts) in summary.let_go.iter().enumerate() {
-            for &(s, e) in parts {
-                let part = Summary::new(&summary.text[s..e], lex);
-                let held = part
-                    .places(&self.keys, Places::Units)
-                    .into_values()
-                    .filter(|&m| self.judge(m).1)
-                    .max_by_key(|m| m.count_ones());
-                if let Some(m) = held {
-                    out.push((c as u32, m));
-                    break;
-                }
-            }
-        }
-        out
     }
 
     fn found(&self, mask: u64) -> Vec<String> {
@@ -1282,6 +1124,7 @@ pub fn carried(
     summary: &Summary,
     lex: &Lexicon,
 ) -> FactCheck {
+    let _ = lex;
     let (wanted, what) = match fact.kind() {
         FactKind::Obligation => {
             let (content, families) = split_terms(&fact.terms);
@@ -1350,16 +1193,14 @@ pub fn carried(
             at: None,
         };
     }
-    let let_go = wanted.let_go_in(summary, lex);
-    let let_go_set: HashSet<u32> = let_go.iter().map(|&(c, _)| c).collect();
-    let best = wanted.best(summary, &let_go_set);
+    let best = wanted.best(summary);
     let (carried, found, at) = match best {
         Some((p, m, ok)) => (ok, wanted.found(m), Some(summary.place(p, wanted.absence))),
         None => (false, Vec::new(), None),
     };
     // A line that would carry the open obligation but says it is done contradicts it.
     if let Some((p, m)) = (!carried && wanted.obligation)
-        .then(|| wanted.said_done(summary, &let_go_set))
+        .then(|| wanted.said_done(summary))
         .flatten()
     {
         let found = wanted.found(m);
@@ -1373,21 +1214,6 @@ pub fn carried(
             wanted: all,
             found,
             at: Some(summary.place(p, false)),
-        };
-    }
-    // ... or lets it go ("Skipped the docs update").
-    if let Some(&(p, m)) = (!carried).then(|| let_go.first()).flatten() {
-        let found = wanted.found(m);
-        return FactCheck {
-            fact: fact.id,
-            carried: false,
-            why: format!(
-                "dropped: the summary names it ({}) in a clause that lets it go, but it is still open",
-                quote(&found)
-            ),
-            wanted: all,
-            found,
-            at: Some(summary.place(p, true)),
         };
     }
     let why = if carried {
@@ -1417,7 +1243,7 @@ fn dropped_why(wanted: &Wanted, summary: &Summary, found: &[String], what: &str)
     if wanted.absence {
         // Named without the absence?
         let named = summary
-            .places(&wanted.keys, Places::Units)
+            .places(&wanted.keys, false)
             .into_values()
             .map(|m| wanted.judge(m))
             .any(|(_, ok)| ok);
@@ -1427,7 +1253,7 @@ fn dropped_why(wanted: &Wanted, summary: &Summary, found: &[String], what: &str)
                 quote(
                     &wanted.found(
                         summary
-                            .places(&wanted.keys, Places::Units)
+                            .places(&wanted.keys, false)
                             .into_values()
                             .max_by_key(|m| m.count_ones())
                             .unwrap_or(0)
@@ -1718,56 +1544,6 @@ mod tests {
             "Update the docs instead of the README.",
         ] {
             assert!(probe(&f, line).carried, "{line}");
-        }
-    }
-
-    #[test]
-    fn a_clause_letting_an_open_obligation_go_does_not_carry_it() {
-        let f = fact(
-            Subkind::SelfCommitment,
-            "I'll update the docs once the code compiles.",
-            &["doc", "@edit"],
-        );
-        for line in [
-            "Skipping the docs update.",
-            "Fixed the parser, dropped the docs update (out of scope).",
-            "- docs: decided not to update them",
-            "The docs update was skipped.",
-            "We won't update the docs.",
-            "Gave up the docs update.",
-            "Dropped the docs update, since the README still covers it.",
-            "Decided not to update the docs; the remaining work is the parser.",
-        ] {
-            let c = probe(&f, line);
-            assert!(
-                !c.carried && c.why.contains("lets it go"),
-                "{line}: {}",
-                c.why
-            );
-        }
-        // Put off, still owed, negated, or a drop word about something else (another part of
-        // the line, or further on in the part that names the docs).
-        for line in [
-            "Skipped the docs update for now; update the docs after the release.",
-            "Skipping the docs update until the code compiles.",
-            "Skipped the lint step, then update the docs.",
-            "Update the docs (skip the changelog).",
-            "Skipped the lint step; open: update the docs.",
-            "Skipped the lint step and will update the docs.",
-            "Skipped the lint step. Will update the docs.",
-            "Open: update the docs so users no longer hit the removed --fast flag.",
-            "Open: update the docs to describe the new --skip-cache option.",
-            "Must update the docs: the release build won't pass without them.",
-            "Update the docs for the dropped Python 3.8 support.",
-            "Open: update the docs; the old API is no longer supported.",
-            "Remember to update the docs; no need to touch the changelog.",
-            "Do the docs update - I must not skip it.",
-            "The user asked us not to skip the docs update.",
-            "The docs update was skipped by mistake and must be done.",
-            "Update the docs explaining why empty lines are skipped.",
-        ] {
-            let c = probe(&f, line);
-            assert!(c.carried, "{line}: {}", c.why);
         }
     }
 

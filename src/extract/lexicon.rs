@@ -107,8 +107,6 @@ struct ObligationLists {
     #[serde(default)]
     dropped: Vec<String>,
     #[serde(default)]
-    dropped_in_summary: Vec<String>,
-    #[serde(default)]
     plan_header: Vec<String>,
     #[serde(default)]
     for_the_reader: Vec<String>,
@@ -428,9 +426,6 @@ pub struct Lexicon {
     /// performs nothing, whatever words of a report it holds.
     pub not_done: Patterns,
     pub dropped: Patterns,
-    /// Words by which a summary's line says an open obligation was let go ("Skipped the docs
-    /// update"): such a line contradicts it, as one saying it done does.
-    pub dropped_in_summary: Patterns,
     pub plan_header: Patterns,
     /// A sentence introducing steps for the reader, not the agent ("you would need to:").
     pub for_the_reader: Patterns,
@@ -631,7 +626,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 40] = [
+        let lists: [(&[String], &str); 39] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -656,7 +651,6 @@ impl Lexicon {
             (&o.reported, "obligation.reported"),
             (&o.not_done, "obligation.not_done"),
             (&o.dropped, "obligation.dropped"),
-            (&o.dropped_in_summary, "obligation.dropped_in_summary"),
             (&o.plan_header, "obligation.plan_header"),
             (&o.for_the_reader, "obligation.for_the_reader"),
             (&o.describes_the_work, "obligation.describes_the_work"),
@@ -720,7 +714,6 @@ impl Lexicon {
             reported: next()?,
             not_done: next()?,
             dropped: next()?,
-            dropped_in_summary: next()?,
             plan_header: next()?,
             for_the_reader: next()?,
             describes_the_work: next()?,
@@ -839,7 +832,6 @@ fn merge(into: &mut File, f: File) {
     o.reported.extend(f.obligation.reported);
     o.not_done.extend(f.obligation.not_done);
     o.dropped.extend(f.obligation.dropped);
-    o.dropped_in_summary.extend(f.obligation.dropped_in_summary);
     o.plan_header.extend(f.obligation.plan_header);
     o.for_the_reader.extend(f.obligation.for_the_reader);
     o.describes_the_work.extend(f.obligation.describes_the_work);
