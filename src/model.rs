@@ -358,8 +358,8 @@ impl Trajectory {
     }
 
     /// Links every tool result to its call: by id where both have one, else to the nearest
-    /// earlier call not yet answered (positional formats), one without an id first (a call with
-    /// an id may get its result by that id later). A result goes to the first call of its id
+    /// earlier call not yet answered (positional formats), one without an id first where the
+    /// log's results carry ids (a call with one may get its result by it later). A result goes to the first call of its id
     /// not yet answered, among the calls made since the id's last exchange ended (a result or a
     /// user message after them): consecutive calling turns may repeat an id before any result,
     /// while a later exchange reusing it starts over. An empty id is no id. One pass with a
