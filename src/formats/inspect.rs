@@ -526,8 +526,7 @@ fn tool_call(d: &Doc, c: &Value, attachments: Option<&Value>) -> ToolCall {
                 // once for the sample when long).
                 Kind::Str { .. } => {
                     let text = d.str(a).unwrap_or_default();
-                    text.strip_prefix("attachment://")
-                        .and_then(|k| attachments.and_then(|at| d.get(at, k.trim())))
+                    stored(d, attachments, &text)
                         .and_then(|v| d.str(v))
                         .unwrap_or(text)
                 }
@@ -537,6 +536,13 @@ fn tool_call(d: &Doc, c: &Value, attachments: Option<&Value>) -> ToolCall {
         span: c.span,
         result_turn: None,
     }
+}
+
+/// The value a string Inspect stored once for the sample (`attachment://KEY`) stands for, in
+/// the sample's `attachments`; none for another string or a key they lack.
+fn stored<'v>(d: &Doc, attachments: Option<&'v Value>, text: &str) -> Option<&'v Value> {
+    let key = text.strip_prefix("attachment://")?.trim();
+    d.get(attachments?, key)
 }
 
 /// A JSON value's text as it stands in the file, with each string Inspect stored once for the
@@ -550,15 +556,11 @@ fn with_attachments(d: &Doc, v: &Value, attachments: Option<&Value>) -> String {
     fn walk(d: &Doc, v: &Value, attachments: &Value, out: &mut Vec<(Span, String)>) {
         match &v.kind {
             Kind::Str { .. } => {
-                let stored = d
+                let text = d
                     .str(v)
-                    .and_then(|s| {
-                        s.strip_prefix("attachment://")
-                            .map(|k| k.trim().to_string())
-                    })
-                    .and_then(|k| d.get(attachments, &k))
+                    .and_then(|s| stored(d, Some(attachments), &s))
                     .and_then(|a| d.str(a));
-                if let Some(text) = stored {
+                if let Some(text) = text {
                     out.push((v.span, serde_json::Value::String(text).to_string()));
                 }
             }
@@ -601,11 +603,8 @@ fn push_content(
 ) {
     let push = |v: &Value, t: &mut Turn, cx: &mut Cx, out: &mut ReadOutput| {
         let Some(mut text) = d.text(v) else { return };
-        if let Some(key) = text.text.strip_prefix("attachment://") {
-            match attachments
-                .and_then(|a| d.get(a, key.trim()))
-                .and_then(|a| d.text(a))
-            {
+        if text.text.starts_with("attachment://") {
+            match stored(d, attachments, &text.text).and_then(|a| d.text(a)) {
                 Some(stored) => text = stored,
                 // (The reference stays as the text: what the message held is unknown, not
                 // empty.)
