@@ -1430,32 +1430,51 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
     }
 }
 
-/// `annotate` fails (exit 2) when its output cannot be written, however small: the last
-/// buffered part is written at the end, and a full disk shows only then.
+/// Every command fails (exit 2, said once: nothing more can be written) when its output cannot
+/// be written, however small: `annotate`'s last buffered part is written at the end, and a full
+/// disk shows only then; a consumer must not take a cut plan or probe for a whole one.
 #[cfg(target_os = "linux")]
 #[test]
-fn annotate_fails_when_its_output_cannot_be_written() {
-    let dir = scratch("annotate-full");
+fn every_command_fails_when_its_output_cannot_be_written() {
+    let dir = scratch("output-full");
     copy_fixture(&dir, "session.jsonl", "logs/good.jsonl");
     copy_fixture(&dir, "session.jsonl", "logs/again.jsonl");
     let full = std::fs::File::create("/dev/full").unwrap();
     let bin = env!("CARGO_BIN_EXE_trajlint");
-    for format in ["json", "text"] {
+    let good = "logs/good.jsonl";
+    let cases: [&[&str]; 8] = [
+        &["annotate", "--format", "json", "logs"],
+        &["annotate", "--format", "text", "logs"],
+        &["plan", "--budget", "100000", good],
+        &["plan", "--budget", "100000", "--format", "json", good],
+        &["probe", good],
+        &["probe", "--reversible", "--turns", "0..0", good],
+        &[
+            "probe",
+            "--reversible",
+            "--turns",
+            "0..0",
+            "--format",
+            "json",
+            good,
+        ],
+        &["rules"],
+    ];
+    for args in cases {
         let out = std::process::Command::new(bin)
-            .args(["annotate", "--format", format, "logs"])
+            .args(args)
             .current_dir(&dir)
             .stdout(full.try_clone().unwrap())
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{format}");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        // (Said once: nothing more can be written.)
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(
             stderr
                 .matches("error: writing output: no space left on device")
                 .count(),
             1,
-            "{stderr}"
+            "{args:?}: {stderr}"
         );
     }
 }
@@ -1599,63 +1618,6 @@ fn an_opaque_compaction_opening_the_log_is_flagged() {
         "{}",
         r.stdout
     );
-}
-
-/// `plan`, `probe` and `rules` fail (exit 2, said once) when their output cannot be written, as
-/// `annotate` and `check` do: a consumer must not take a cut plan or probe for a whole one.
-#[cfg(target_os = "linux")]
-#[test]
-fn plan_probe_and_rules_fail_when_their_output_cannot_be_written() {
-    let dir = scratch("single-full");
-    copy_fixture(&dir, "session.jsonl", "logs/good.jsonl");
-    let full = std::fs::File::create("/dev/full").unwrap();
-    let bin = env!("CARGO_BIN_EXE_trajlint");
-    let cases: [&[&str]; 6] = [
-        &["plan", "--budget", "100000", "logs/good.jsonl"],
-        &[
-            "plan",
-            "--budget",
-            "100000",
-            "--format",
-            "json",
-            "logs/good.jsonl",
-        ],
-        &["probe", "logs/good.jsonl"],
-        &[
-            "probe",
-            "--reversible",
-            "--turns",
-            "0..0",
-            "logs/good.jsonl",
-        ],
-        &[
-            "probe",
-            "--reversible",
-            "--turns",
-            "0..0",
-            "--format",
-            "json",
-            "logs/good.jsonl",
-        ],
-        &["rules"],
-    ];
-    for args in cases {
-        let out = std::process::Command::new(bin)
-            .args(args)
-            .current_dir(&dir)
-            .stdout(full.try_clone().unwrap())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert_eq!(
-            stderr
-                .matches("error: writing output: no space left on device")
-                .count(),
-            1,
-            "{args:?}: {stderr}"
-        );
-    }
 }
 
 /// A standard error that cannot be written (`2>/dev/full`, a closed `2>&1 | head`) loses the

@@ -343,10 +343,12 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
             inputs.push(Input::Unreadable {
                 path: p.clone(),
                 // (Missing, or behind links that loop: `self/x.jsonl` with `self -> self`.)
-                why: match std::fs::metadata(p) {
-                    _ if p.is_symlink() => broken_link(p),
-                    Err(e) => why(&e),
-                    Ok(_) => "no such file or directory".into(),
+                why: if p.is_symlink() {
+                    broken_link(p)
+                } else {
+                    std::fs::metadata(p)
+                        .err()
+                        .map_or_else(|| "no such file or directory".into(), |e| why(&e))
                 },
             });
         }

@@ -56,7 +56,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             let (first, last) = (group[0].0, group[group.len() - 1].0);
             first.cover(last)
         };
-        if let Some(traj) = read_session(&d, &group, span, &mut out) {
+        if let Some(traj) = read_session(d, &group, span, &mut out) {
             out.trajectories.push(traj);
         }
     }
@@ -134,13 +134,11 @@ fn sessions<'v>(d: &Doc, records: &[(Span, &'v Value)]) -> Vec<Vec<(Span, &'v Va
 
 /// One session's records as a trajectory spanning `span`.
 fn read_session(
-    d: &Doc,
+    d: Doc,
     records: &[(Span, &Value)],
     span: Span,
     out: &mut ReadOutput,
 ) -> Option<Trajectory> {
-    // (A copy of the view, which the reading below borrows as the whole file's did.)
-    let d = *d;
     let prompts = delivered_prompts(&d, records);
     let order = active_branch(&d, records, &prompts, out);
     let mut traj = Trajectory::new(Format::ClaudeCode, span);
@@ -1213,6 +1211,9 @@ mod tests {
                 &asst("m2", r#"{"type":"text","text":"Done."}"#),
             )),
         ];
+        fn ids_of(out: &ReadOutput) -> Vec<Option<&str>> {
+            out.trajectories.iter().map(|t| t.id.as_deref()).collect()
+        }
         // `cat first.jsonl second.jsonl`: two trees, two sessions.
         let joined = first
             .iter()
@@ -1221,7 +1222,7 @@ mod tests {
             .collect::<Vec<_>>()
             .join("\n");
         let out = read_str(&joined);
-        let ids: Vec<Option<&str>> = out.trajectories.iter().map(|t| t.id.as_deref()).collect();
+        let ids = ids_of(&out);
         assert_eq!(ids, [Some("s1"), Some("s2")]);
         assert_eq!(out.trajectories[0].turns.len(), 2);
         assert_eq!(out.trajectories[1].turns.len(), 2);
@@ -1251,7 +1252,7 @@ mod tests {
             )),
         ];
         let out = read_str(&format!("{resumed}\n{}", unrelated.join("\n")));
-        let ids: Vec<Option<&str>> = out.trajectories.iter().map(|t| t.id.as_deref()).collect();
+        let ids = ids_of(&out);
         assert_eq!(ids, [Some("s1"), Some("s3")]);
         assert_eq!(out.trajectories[0].turns.len(), 3);
         assert_eq!(out.trajectories[1].turns.len(), 2);
@@ -1263,7 +1264,7 @@ mod tests {
             first.join("\n"),
             unrelated.join("\n")
         ));
-        let ids: Vec<Option<&str>> = out.trajectories.iter().map(|t| t.id.as_deref()).collect();
+        let ids = ids_of(&out);
         assert_eq!(ids, [Some("s1"), Some("s3")]);
         assert_eq!(out.trajectories[0].turns.len(), 2);
         assert_eq!(out.trajectories[1].turns.len(), 2);
@@ -1297,11 +1298,7 @@ mod tests {
         .join("\n");
         let out = read_str(&src);
         let t = &out.trajectories[0];
-        let texts: Vec<&str> = t
-            .turns
-            .iter()
-            .map(|x| x.segments[0].text.text.as_str())
-            .collect();
+        let texts = crate::formats::checked::first_texts(t);
         assert_eq!(texts, ["start", "ready", "second try", "second"]);
         assert!(out
             .issues

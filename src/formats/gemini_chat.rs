@@ -299,11 +299,7 @@ mod tests {
             .iter()
             .any(|i| i.message.contains("skipped 2 message")));
         let t = &out.trajectories[0];
-        let texts: Vec<&str> = t
-            .turns
-            .iter()
-            .map(|u| u.segments[0].text.text.as_str())
-            .collect();
+        let texts = crate::formats::checked::first_texts(t);
         assert_eq!(
             texts,
             ["Fix the parser.", "I'll add a test later.", "Now the docs."]

@@ -727,6 +727,14 @@ pub(crate) mod checked {
         out
     }
 
+    /// The text of each turn's first segment, in order.
+    pub fn first_texts(t: &Trajectory) -> Vec<&str> {
+        t.turns
+            .iter()
+            .map(|u| u.segments[0].text.text.as_str())
+            .collect()
+    }
+
     /// Turns follow each other in the file, their spans disjoint and increasing.
     pub fn in_order(t: &Trajectory) {
         for w in t.turns.windows(2) {

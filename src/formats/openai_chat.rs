@@ -581,6 +581,11 @@ mod tests {
         assert_eq!(seg(&out.trajectories[0].turns[0], 0).text, "plain words");
     }
 
+    /// The turn that answered each call of turn `turn`.
+    fn answered(t: &Trajectory, turn: usize) -> Vec<Option<usize>> {
+        t.turns[turn].calls.iter().map(|c| c.result_turn).collect()
+    }
+
     #[test]
     fn shared_and_empty_ids_pair_each_result_with_its_own_call() {
         // Two calls with an empty id (paired by position), then a message whose two calls
@@ -604,12 +609,9 @@ mod tests {
 ]"#;
         let out = read_as(src);
         let t = &out.trajectories[0];
-        let answered = |turn: usize| -> Vec<Option<usize>> {
-            t.turns[turn].calls.iter().map(|c| c.result_turn).collect()
-        };
-        assert_eq!(answered(1), [Some(2), Some(3)]);
-        assert_eq!(answered(4), [Some(5), Some(6)]);
-        assert_eq!(answered(7), [Some(8)]);
+        assert_eq!(answered(t, 1), [Some(2), Some(3)]);
+        assert_eq!(answered(t, 4), [Some(5), Some(6)]);
+        assert_eq!(answered(t, 7), [Some(8)]);
     }
 
     #[test]
@@ -633,12 +635,9 @@ mod tests {
 ]"#;
         let out = read_as(src);
         let t = &out.trajectories[0];
-        let answered = |turn: usize| -> Vec<Option<usize>> {
-            t.turns[turn].calls.iter().map(|c| c.result_turn).collect()
-        };
-        assert_eq!(answered(1), [Some(3), Some(2)]);
-        assert_eq!(answered(4), [Some(6)]);
-        assert_eq!(answered(5), [Some(7)]);
+        assert_eq!(answered(t, 1), [Some(3), Some(2)]);
+        assert_eq!(answered(t, 4), [Some(6)]);
+        assert_eq!(answered(t, 5), [Some(7)]);
         // Where no result carries an id, results pair in order, whatever ids the calls have.
         let src = r#"[
  {"role": "user", "content": "Find the parser"},
@@ -649,9 +648,7 @@ mod tests {
  {"role": "tool", "content": "a.py b.py"}
 ]"#;
         let out = read_as(src);
-        let t = &out.trajectories[0];
-        let calls: Vec<Option<usize>> = t.turns[1].calls.iter().map(|c| c.result_turn).collect();
-        assert_eq!(calls, [Some(2), Some(3)]);
+        assert_eq!(answered(&out.trajectories[0], 1), [Some(2), Some(3)]);
     }
 
     #[test]

@@ -70,8 +70,7 @@ fn read_history(d: &Doc, history: &[Value], traj: &mut Trajectory, out: &mut Rea
         }
         let role = d.get_str(m, "role").unwrap_or_default();
         let mtype = d.get_str(m, "message_type");
-        let demo = d.flag(m, "is_demo") || mtype.as_deref() == Some("demonstration");
-        if demo {
+        if is_demo(d, m) {
             traj.turns.push(prose_turn(d, Role::System, m));
             continue;
         }
@@ -191,6 +190,11 @@ fn end_before_status(t: &mut Turn) {
     }
 }
 
+/// A demonstration's message: part of the prompt, not the run.
+fn is_demo(d: &Doc, m: &Value) -> bool {
+    d.flag(m, "is_demo") || d.is(m, "message_type", "demonstration")
+}
+
 /// The steps SWE-agent left out of `history[]`: the run's last step (mostly `submit`, its
 /// observation the final diff or flag) is often only in `trajectory[]`, and so is the
 /// observation of the history's last action. Steps are matched to the history's own assistant
@@ -205,11 +209,7 @@ fn read_tail(
     let action = |v: &Value| d.get_str(v, "action").map(|a| a.trim().to_string());
     let own: Vec<&Value> = history
         .iter()
-        .filter(|m| {
-            d.get_str(m, "role").as_deref() == Some("assistant")
-                && !d.flag(m, "is_demo")
-                && d.get_str(m, "message_type").as_deref() != Some("demonstration")
-        })
+        .filter(|m| d.get_str(m, "role").as_deref() == Some("assistant") && !is_demo(d, m))
         .collect();
     // In order: each of the history's actions meets the first step after the previous one's
     // with the same action (steps hold retries the history does not). One the steps lack: no
@@ -469,11 +469,7 @@ mod tests {
 ]}"#;
         let out = read_checked(retried, false);
         let t = &out.trajectories[0];
-        let texts: Vec<&str> = t
-            .turns
-            .iter()
-            .map(|x| x.segments[0].text.text.as_str())
-            .collect();
+        let texts = crate::formats::checked::first_texts(t);
         assert_eq!(
             texts,
             [

@@ -230,10 +230,6 @@ impl Config {
     pub fn excluded(&self, rel: &str) -> bool {
         // (Only the directories below the root: not `..`, nor those a path outside it crosses.)
         let outside = rel.starts_with("../") || rel.starts_with('/') || rel == "..";
-        if outside {
-            let name = rel.rsplit('/').next().unwrap_or(rel);
-            return self.exclude.is_match(rel) || self.exclude.is_match(name);
-        }
         let mut path = rel;
         loop {
             let name = path.rsplit('/').next().unwrap_or(path);
@@ -241,8 +237,8 @@ impl Config {
                 return true;
             }
             match path.rfind('/') {
-                Some(k) => path = &path[..k],
-                None => return false,
+                Some(k) if !outside => path = &path[..k],
+                _ => return false,
             }
         }
     }
