@@ -90,10 +90,10 @@ fn sessions<'v>(d: &Doc, records: &[(Span, &'v Value)]) -> Vec<Vec<(Span, &'v Va
     if index.len() < 2 {
         return vec![records.to_vec()];
     }
-    let mut uuid_group: HashMap<String, usize> = HashMap::new();
+    let mut uuid_at: HashMap<String, usize> = HashMap::new();
     for (k, (_, rec)) in records.iter().enumerate() {
         if let Some(u) = d.get_str(rec, "uuid") {
-            uuid_group.insert(u, group_of[k]);
+            uuid_at.entry(u).or_insert(k);
         }
     }
     // Union-find over sessions: a record linking to one of another session joins the two.
@@ -110,8 +110,15 @@ fn sessions<'v>(d: &Doc, records: &[(Span, &'v Value)]) -> Vec<Vec<(Span, &'v Va
             continue;
         }
         for key in ["parentUuid", "logicalParentUuid", "leafUuid"] {
-            if let Some(&g) = d.get_str(rec, key).and_then(|p| uuid_group.get(&p)) {
-                let (a, b) = (root(&mut parent, g), root(&mut parent, group_of[k]));
+            // A parent is written before its child: one written after it is in a session joined
+            // ahead of the session it resumed (`cat` in an order not the sessions'), and the two
+            // are read apart, each as its own file would be, rather than one losing the other.
+            let linked = d.get_str(rec, key).and_then(|p| uuid_at.get(&p).copied());
+            if let Some(j) = linked.filter(|&j| j < k) {
+                let (a, b) = (
+                    root(&mut parent, group_of[j]),
+                    root(&mut parent, group_of[k]),
+                );
                 // (The earlier session is the root: components keep first-appearance order.)
                 parent[a.max(b)] = a.min(b);
             }
@@ -602,9 +609,13 @@ fn active_branch(
     }
     let is_turn_record =
         |v: &Value| matches!(d.get_str(v, "type").as_deref(), Some("user" | "assistant"));
+    // The leaf is the latest message; the latest of the main conversation where a sub-agent's
+    // records (its `subagents/*.jsonl`, same session id) were joined after it.
+    let is_leaf = |v: &Value| is_turn_record(v) && d.get(v, "uuid").is_some();
     let Some(leaf) = records
         .iter()
-        .rposition(|(_, v)| is_turn_record(v) && d.get(v, "uuid").is_some())
+        .rposition(|(_, v)| is_leaf(v) && !d.flag(v, "isSidechain"))
+        .or_else(|| records.iter().rposition(|(_, v)| is_leaf(v)))
     else {
         return (0..n).collect();
     };
@@ -1268,6 +1279,69 @@ mod tests {
         assert_eq!(ids, [Some("s1"), Some("s3")]);
         assert_eq!(out.trajectories[0].turns.len(), 2);
         assert_eq!(out.trajectories[1].turns.len(), 2);
+        // Sessions joined latest first (`cat` by file name), each resuming the one after it in
+        // the file: each is read whole, apart, not two of them skipped as abandoned branches.
+        let resumes = third(line("w1", Some("b1"), "user", &user("rename the crate")));
+        let second_resumes = other(line("v1", Some("a1"), "user", &user("update the docs")));
+        let reversed = [
+            resumes,
+            unrelated[1].clone(),
+            second_resumes,
+            second[1].clone(),
+            first[0].clone(),
+            first[1].clone(),
+        ]
+        .join("\n");
+        let out = read_str(&reversed);
+        assert_eq!(ids_of(&out), [Some("s3"), Some("s2"), Some("s1")]);
+        for t in &out.trajectories {
+            assert_eq!(roles(t), [Role::User, Role::Assistant], "{:?}", t.id);
+        }
+        assert!(out
+            .issues
+            .iter()
+            .all(|i| !i.message.contains("not on the active branch")));
+    }
+
+    #[test]
+    fn a_sub_agent_s_records_joined_after_the_session_are_not_its_branch() {
+        // `cat session.jsonl subagents/agent-a1.jsonl`: the sub-agent's records share the
+        // session id, on their own chain, marked as a sidechain, and written last.
+        let sub = |l: String| {
+            l.replace(
+                r#""isSidechain":false"#,
+                r#""isSidechain":true,"agentId":"a1""#,
+            )
+        };
+        let src = [
+            line("u1", None, "user", &user("fix the parser")),
+            line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                &asst("m1", r#"{"type":"text","text":"I will verify it later."}"#),
+            ),
+            sub(line("x1", None, "user", &user("search the lexer"))),
+            sub(line(
+                "x2",
+                Some("x1"),
+                "assistant",
+                &asst("m9", r#"{"type":"text","text":"Found it."}"#),
+            )),
+        ]
+        .join("\n");
+        let out = read_str(&src);
+        assert_eq!(out.trajectories.len(), 1);
+        let t = &out.trajectories[0];
+        assert_eq!(t.id.as_deref(), Some("s1"));
+        assert_eq!(
+            formats::checked::first_texts(t),
+            ["fix the parser", "I will verify it later."]
+        );
+        assert_eq!(t.turns.len(), 2);
+        assert!(out.issues.iter().any(|i| i
+            .message
+            .contains("skipped 2 sidechain (sub-agent) record(s)")));
     }
 
     #[test]
