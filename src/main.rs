@@ -49,7 +49,18 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go out as every command's output does: clap's own printing drops a
+        // write error, and `--help > full-disk` would exit 0 with nothing written.
+        Err(e) if !e.use_stderr() => {
+            return match cli::emit(&e.render().to_string()) {
+                true => ExitCode::SUCCESS,
+                false => ExitCode::from(2),
+            };
+        }
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Command::Annotate { input, format } => cli::annotate::annotate(&input, format),
         Command::Plan(args) => cli::plan::run(&args),

@@ -1442,7 +1442,10 @@ fn every_command_fails_when_its_output_cannot_be_written() {
     let full = std::fs::File::create("/dev/full").unwrap();
     let bin = env!("CARGO_BIN_EXE_trajlint");
     let good = "logs/good.jsonl";
-    let cases: [&[&str]; 8] = [
+    let cases: [&[&str]; 11] = [
+        &["--help"],
+        &["--version"],
+        &["check", "--help"],
         &["annotate", "--format", "json", "logs"],
         &["annotate", "--format", "text", "logs"],
         &["plan", "--budget", "100000", good],
