@@ -308,6 +308,9 @@ pub struct Trajectory {
     pub span: Span,
     pub turns: Vec<Turn>,
     pub compactions: Vec<Compaction>,
+    /// Its text lies compressed in the file (an Inspect sample in a deflated ZIP entry): every
+    /// span covers the whole compressed entry, not the turn or fact, and no one may cut by it.
+    pub compressed: bool,
 }
 
 /// Calls a result without an id may answer, in order, with the first maybe unanswered.
@@ -347,6 +350,7 @@ impl Trajectory {
             span,
             turns: Vec::new(),
             compactions: Vec::new(),
+            compressed: false,
         }
     }
 

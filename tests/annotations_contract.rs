@@ -77,6 +77,7 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
         "format",
         "tokenizer",
         "bytes",
+        "bytes_exact",
         "turns",
         "facts",
         "ranges",
@@ -119,6 +120,18 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
     };
     let n = turns.len();
     let turn_span = |t: usize| span(&turns[t]["bytes"]).unwrap_or((0, 0));
+    // Where the text lies compressed, every position is the whole entry: said, not implied.
+    match v["bytes_exact"].as_bool() {
+        Some(true) => {}
+        Some(false) => {
+            if let Some(t) = (0..n).find(|&t| turn_span(t) != whole) {
+                bad(format!(
+                    "turn {t}: bytes not exact, yet not the whole entry"
+                ));
+            }
+        }
+        None => bad(format!("bytes_exact {}", v["bytes_exact"])),
+    }
 
     // Turns.
     let mut reasons_of: Vec<HashSet<u64>> = Vec::new();
@@ -465,4 +478,69 @@ fn annotations_keep_the_contract_on_the_shared_corpus() {
         trajectories >= 100 && facts >= 1000,
         "{trajectories} {facts}"
     );
+}
+
+/// An Inspect `.eval` archive of one sample, its entry deflated or stored.
+fn eval_archive(path: &Path, method: zip::CompressionMethod) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let log: Value = serde_json::from_slice(
+        &std::fs::read(root.join("corpus/fixtures/inspect/jinja-upgrade-eval.json")).unwrap(),
+    )
+    .unwrap();
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    let options = zip::write::SimpleFileOptions::default().compression_method(method);
+    zip.start_file("samples/1_epoch_1.json", options).unwrap();
+    std::io::Write::write_all(&mut zip, log["samples"][0].to_string().as_bytes()).unwrap();
+    zip.finish().unwrap();
+}
+
+/// Every JSON output that gives byte positions says whether they are exact: not for a sample
+/// read out of a deflated entry (each position is then the whole entry, which no compactor may
+/// cut by), and so for one stored as is.
+#[test]
+fn positions_inside_a_deflated_entry_are_said_not_to_be_exact() {
+    let dir = std::env::temp_dir().join(format!("trajlint-bytes-exact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, method, exact) in [
+        ("deflated.eval", zip::CompressionMethod::Deflated, false),
+        ("stored.eval", zip::CompressionMethod::Stored, true),
+    ] {
+        let path = dir.join(name);
+        eval_archive(&path, method);
+        let path = path.to_str().unwrap();
+        let commands: [&[&str]; 3] = [
+            &["annotate", "--format", "json", path],
+            &["plan", "--budget", "1", "--format", "json", path],
+            &[
+                "probe",
+                "--reversible",
+                "--turns",
+                "0..1",
+                "--format",
+                "json",
+                path,
+            ],
+        ];
+        for args in commands {
+            let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+                .args(args)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            let v: Value = serde_json::from_str(stdout.lines().next().unwrap_or(""))
+                .unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
+            assert_eq!(v["bytes_exact"], exact, "{args:?}");
+            if args[0] == "annotate" {
+                let mut problems = Vec::new();
+                let bytes = std::fs::read(path).unwrap();
+                check_trajectory(&v, 0, Some(&bytes), &mut problems);
+                assert!(problems.is_empty(), "{name}: {problems:?}");
+                let turns = v["turns"].as_array().unwrap();
+                let whole = span(&v["bytes"]);
+                let spread = turns.iter().all(|t| span(&t["bytes"]) == whole);
+                assert_eq!(spread, !exact, "{name}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

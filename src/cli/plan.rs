@@ -64,6 +64,9 @@ struct PlanOut<'a> {
     id: Option<&'a str>,
     format: &'static str,
     tokenizer: &'static str,
+    /// False where the trajectory lies compressed in the file (a deflated `.eval` entry): every
+    /// `bytes` is then the whole entry, not the turn's or fact's; nothing may be cut by them.
+    bytes_exact: bool,
     #[serde(flatten)]
     plan: &'a Plan,
     /// Every fact named in `kept_live` and `blocking`.
@@ -86,6 +89,7 @@ fn json(l: &Loaded, plan: &Plan) -> String {
         id: l.traj().id.as_deref(),
         format: l.format_name(),
         tokenizer: trajlint::tokens::TOKENIZER,
+        bytes_exact: !l.traj().compressed,
         plan,
         facts: ids.into_iter().map(|id| fact_out(l, id)).collect(),
     };

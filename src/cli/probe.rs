@@ -157,6 +157,7 @@ fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
                 file: &l.source.name,
                 trajectory: l.index,
                 format: l.format_name(),
+                bytes_exact: !l.traj().compressed,
                 compaction: None,
                 turns: (a, b),
                 summary: None,
@@ -206,6 +207,9 @@ struct ProbeOut<'a> {
     file: &'a str,
     trajectory: usize,
     format: &'static str,
+    /// False where the trajectory lies compressed in the file (a deflated `.eval` entry): every
+    /// `bytes` is then the whole entry, not the turn's or fact's; nothing may be cut by them.
+    bytes_exact: bool,
     /// For a compaction recorded in the log: its boundary turn and kind; null for `--summary`.
     compaction: Option<CompactionOut<'a>>,
     turns: (usize, usize),
@@ -237,6 +241,7 @@ fn json(l: &Loaded, reports: &[ProbeReport], summary: Option<&str>) -> String {
             file: &l.source.name,
             trajectory: l.index,
             format: l.format_name(),
+            bytes_exact: !l.traj().compressed,
             compaction,
             turns: r.turns,
             summary,

@@ -222,6 +222,7 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
 /// Points every span of a trajectory read from a decompressed entry at the compressed entry.
 fn spread_over(t: &mut Trajectory, span: Span) {
     t.span = span;
+    t.compressed = true;
     for turn in &mut t.turns {
         turn.span = span;
         for s in &mut turn.segments {

@@ -21,6 +21,10 @@ struct TrajectoryOut<'a> {
     format: &'static str,
     tokenizer: &'static str,
     bytes: Span,
+    /// (Beyond the core fields.) False where the trajectory lies compressed in the file (an
+    /// Inspect `.eval` sample in a deflated ZIP entry): every `bytes` is then the whole
+    /// compressed entry, not the turn's or fact's, and a compactor must not cut by them.
+    bytes_exact: bool,
     turns: Vec<TurnOut>,
     facts: Vec<FactOut<'a>>,
     ranges: Vec<RangeOut>,
@@ -138,6 +142,7 @@ fn build<'a>(
         format,
         tokenizer: crate::tokens::TOKENIZER,
         bytes: traj.span,
+        bytes_exact: !traj.compressed,
         turns: traj
             .turns
             .iter()
