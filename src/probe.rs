@@ -19,7 +19,11 @@
 //!   a word naming the action that the content words do not already name ("run" in "run the
 //!   tests"); when the fact names an action family (`@test`, `@edit`, ...), the place must hold a
 //!   word of that family or a third term. An obligation whose only term is a generic word
-//!   ("careful", "sections") names too little for any summary to carry: it is dropped;
+//!   ("careful", "sections") names too little for any summary to carry: it is dropped. A line
+//!   that says it is done (with nothing still to do in it) contradicts it, and terms count only
+//!   outside what a let-go word governs ("Skipping the docs update", "Update the docs: not
+//!   needed"; see `probe/let_go.rs`), unless the obligation's own words let something go ("I'll drop
+//!   the old index");
 //! - **null result** (what was looked for, and that it was absent or failed): two of the terms of
 //!   the call's query and of the failure text (paths, ids, names; never the tool's own name), in
 //!   one clause with a word of absence or failure ([`ABSENCE`], and the lexicon's
@@ -57,6 +61,8 @@ use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{Compaction, Role, Trajectory};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
+
+mod let_go;
 
 /// At most this many terms of one fact take part in a match (one bit each in a `u64`).
 const MAX_TERMS: usize = 64;
@@ -296,6 +302,9 @@ pub struct Summary {
     /// Key → the clauses it occurs in, ascending, no repeats. Keys: a stem; `~prefix` of a long
     /// stem; `@family` of an action word; `=word` of a verbatim word.
     postings: HashMap<String, Vec<u32>>,
+    /// Key → the clauses (ascending) where it occurs only in words a let-go word governs
+    /// ("Skipping the docs update"): there it carries no open obligation.
+    let_go: HashMap<String, Vec<u32>>,
     /// Per clause: it holds a word of absence or failure.
     absence: Vec<bool>,
     /// Per unit: it says what it names is done, and nothing in it is still to do, negated or
@@ -325,68 +334,62 @@ impl Summary {
                 .extend(fams.iter().cloned());
         }
         let mut postings: HashMap<String, Vec<u32>> = HashMap::default();
+        let mut let_go: HashMap<String, Vec<u32>> = HashMap::default();
         let mut absence = Vec::with_capacity(clauses.len());
-        let mut add = |key: String, c: u32| {
-            let p = postings.entry(key).or_default();
-            if p.last() != Some(&c) {
-                p.push(c);
-            }
-        };
-        for (k, &(s, e, _)) in clauses.iter().enumerate() {
+        // What let-go words govern, per unit, in `text`'s offsets.
+        let governed: Vec<Vec<(usize, usize)>> = units
+            .iter()
+            .map(|&(s, e)| {
+                let_go::spans(&text[s..e], lex)
+                    .into_iter()
+                    .map(|(a, b)| (s + a, s + b))
+                    .collect()
+            })
+            .collect();
+        for (k, &(s, e, u)) in clauses.iter().enumerate() {
             let c = k as u32;
             let clause = &text[s..e];
-            for (_, w) in tokens(clause) {
-                let lw = w.to_lowercase();
-                if let Some(fams) = lex.synonyms.get(&lw) {
-                    for f in fams {
-                        add(format!("@{f}"), c);
-                    }
+            let mut add = |key: String| {
+                let p = postings.entry(key).or_default();
+                if p.last() != Some(&c) {
+                    p.push(c);
                 }
-                let mut index = |word: &str| {
-                    if word.len() >= 3 && !is_stopword(word) {
-                        let st = stem(word);
-                        if let Some(p) = prefix_key(&st) {
-                            add(p, c);
-                        }
-                        if let Some(r) = root(word) {
-                            if let Some(fams) = family_stems.get(&r) {
-                                for f in fams {
-                                    add(format!("@{f}"), c);
-                                }
+            };
+            // What let-go words govern is indexed apart, to learn the keys the clause holds
+            // only there.
+            let here: Vec<(usize, usize)> = governed[u as usize]
+                .iter()
+                .map(|&(a, b)| (a.max(s) - s, b.min(e).max(s) - s))
+                .filter(|(a, b)| a < b)
+                .collect();
+            if here.is_empty() {
+                clause_keys(clause, lex, &family_stems, &mut add);
+            } else {
+                // (Each part blanks the other's characters: words keep their places.)
+                let part = |inside: bool| -> String {
+                    clause
+                        .char_indices()
+                        .map(|(i, ch)| {
+                            let governed = here.iter().any(|&(a, b)| (a..b).contains(&i));
+                            if governed == inside {
+                                ch
+                            } else {
+                                ' '
                             }
-                            add(r, c);
-                        }
-                        if let Some(fams) = family_stems.get(&st) {
-                            for f in fams {
-                                add(format!("@{f}"), c);
-                            }
-                        }
-                        // The stemmer takes off one suffix: "warnings" → "warning"; a fact's
-                        // "warning" is "warn".
-                        let again = stem(&st);
-                        if again != st {
-                            add(again, c);
-                        }
-                        add(st, c);
-                    }
+                        })
+                        .collect()
                 };
-                index(&lw);
-                if lw.contains('_') {
-                    for part in lw.split('_') {
-                        index(part);
-                    }
-                }
-                for part in camel_parts(w) {
-                    index(&part);
-                }
-            }
-            for w in verbatim_words(clause) {
-                add(verbatim_key(w), c);
-                // ("Flights HAT214-HAT219" names both.)
-                if w.contains('-') {
-                    for part in w.split('-').filter(|p| !p.is_empty()) {
-                        add(verbatim_key(part), c);
-                    }
+                let mut only_there: HashSet<String> = HashSet::default();
+                clause_keys(&part(true), lex, &family_stems, &mut |key| {
+                    only_there.insert(key.clone());
+                    add(key);
+                });
+                clause_keys(&part(false), lex, &family_stems, &mut |key| {
+                    only_there.remove(&key);
+                    add(key);
+                });
+                for key in only_there {
+                    let_go.entry(key).or_default().push(c);
                 }
             }
             // ("Listed it without any errors", "it is not empty": success in negative words.)
@@ -414,6 +417,7 @@ impl Summary {
             units,
             clauses,
             postings,
+            let_go,
             absence,
             settled,
             family_stems,
@@ -436,10 +440,19 @@ impl Summary {
     /// The clauses a key occurs in: by the key itself, else by its root (a derived word), else
     /// (a long stem) by its prefix.
     fn clauses_of(&self, key: &str) -> Option<&Vec<u32>> {
-        self.postings
-            .get(key)
-            .or_else(|| root(key).and_then(|r| self.postings.get(&r)))
-            .or_else(|| prefix_key(key).and_then(|p| self.postings.get(&p)))
+        self.indexed_as(key).map(|(_, p)| p)
+    }
+
+    /// The key as indexed (itself, its root or its prefix) and the clauses it occurs in.
+    fn indexed_as(&self, key: &str) -> Option<(std::borrow::Cow<'_, str>, &Vec<u32>)> {
+        use std::borrow::Cow;
+        if let Some((k, p)) = self.postings.get_key_value(key) {
+            return Some((Cow::Borrowed(k.as_str()), p));
+        }
+        [root(key), prefix_key(key)]
+            .into_iter()
+            .flatten()
+            .find_map(|k| self.postings.get(&k).map(|p| (Cow::Owned(k), p)))
     }
 
     /// How many units a key occurs in.
@@ -478,12 +491,24 @@ impl Summary {
     }
 
     /// Masks of which `keys` each place holds: places are units, or (`absence`) clauses with a
-    /// word of absence or failure.
-    fn places(&self, keys: &[String], absence: bool) -> HashMap<u32, u64> {
+    /// word of absence or failure. With `heed_let_go`, a key counts only where it occurs outside
+    /// what a let-go word governs.
+    fn places(&self, keys: &[String], absence: bool, heed_let_go: bool) -> HashMap<u32, u64> {
         let mut per: HashMap<u32, u64> = HashMap::default();
         for (k, key) in keys.iter().take(MAX_TERMS).enumerate() {
-            if let Some(p) = self.clauses_of(key) {
+            if let Some((as_key, p)) = self.indexed_as(key) {
+                // (Both ascending: one walk along the two.)
+                let mut gone = heed_let_go
+                    .then(|| self.let_go.get(as_key.as_ref()))
+                    .flatten()
+                    .map_or(&[][..], |g| g.as_slice())
+                    .iter()
+                    .peekable();
                 for &c in p {
+                    while gone.next_if(|&&g| g < c).is_some() {}
+                    if gone.next_if_eq(&&c).is_some() {
+                        continue;
+                    }
                     let place = if absence {
                         if !self.absence[c as usize] {
                             continue;
@@ -510,6 +535,71 @@ impl Summary {
         SummaryPlace {
             bytes: (s, e),
             line: 1 + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..s]).count(),
+        }
+    }
+}
+
+/// Every key a clause gives the index: of each word, its stem (and a long stem's prefix, a
+/// derived word's root, the action families of each), the words of `snake_case` and `camelCase`
+/// names; and each word verbatim (`=word`, and the parts of a hyphenated one).
+fn clause_keys(
+    clause: &str,
+    lex: &Lexicon,
+    family_stems: &HashMap<String, Vec<String>>,
+    add: &mut impl FnMut(String),
+) {
+    for (_, w) in tokens(clause) {
+        let lw = w.to_lowercase();
+        if let Some(fams) = lex.synonyms.get(&lw) {
+            for f in fams {
+                add(format!("@{f}"));
+            }
+        }
+        let mut index = |word: &str| {
+            if word.len() >= 3 && !is_stopword(word) {
+                let st = stem(word);
+                if let Some(p) = prefix_key(&st) {
+                    add(p);
+                }
+                if let Some(r) = root(word) {
+                    if let Some(fams) = family_stems.get(&r) {
+                        for f in fams {
+                            add(format!("@{f}"));
+                        }
+                    }
+                    add(r);
+                }
+                if let Some(fams) = family_stems.get(&st) {
+                    for f in fams {
+                        add(format!("@{f}"));
+                    }
+                }
+                // The stemmer takes off one suffix: "warnings" → "warning"; a fact's
+                // "warning" is "warn".
+                let again = stem(&st);
+                if again != st {
+                    add(again);
+                }
+                add(st);
+            }
+        };
+        index(&lw);
+        if lw.contains('_') {
+            for part in lw.split('_') {
+                index(part);
+            }
+        }
+        for part in camel_parts(w) {
+            index(&part);
+        }
+    }
+    for w in verbatim_words(clause) {
+        add(verbatim_key(w));
+        // ("Flights HAT214-HAT219" names both.)
+        if w.contains('-') {
+            for part in w.split('-').filter(|p| !p.is_empty()) {
+                add(verbatim_key(part));
+            }
         }
     }
 }
@@ -944,6 +1034,9 @@ struct Wanted {
     obligation: bool,
     /// Places are clauses with a word of absence.
     absence: bool,
+    /// An obligation's terms count only outside what a let-go word governs (unless its own
+    /// words let something go: "I'll drop the old index").
+    heed_let_go: bool,
     /// A place can carry the fact at all.
     reachable: bool,
 }
@@ -1030,6 +1123,7 @@ impl Wanted {
             independent,
             absence,
             reachable,
+            heed_let_go: false,
         }
     }
 
@@ -1057,7 +1151,7 @@ impl Wanted {
     /// highest-scoring one.
     fn best(&self, summary: &Summary) -> Option<(u32, u64, bool)> {
         summary
-            .places(&self.keys, self.absence)
+            .places(&self.keys, self.absence, self.heed_let_go)
             .into_iter()
             // (An open obligation is not carried by a line that says it is done.)
             .filter(|&(p, _)| !(self.obligation && summary.settled[p as usize]))
@@ -1072,9 +1166,19 @@ impl Wanted {
     /// The first unit that would carry the obligation but says it is done (`Summary::settled`).
     fn said_done(&self, summary: &Summary) -> Option<(u32, u64)> {
         summary
-            .places(&self.keys, false)
+            .places(&self.keys, false, self.heed_let_go)
             .into_iter()
             .filter(|&(p, m)| summary.settled[p as usize] && self.judge(m).1)
+            .min_by_key(|&(p, _)| p)
+    }
+
+    /// The first unit that would carry the obligation but for what its let-go words govern
+    /// ("Skipping the docs update").
+    fn let_go(&self, summary: &Summary) -> Option<(u32, u64)> {
+        summary
+            .places(&self.keys, false, false)
+            .into_iter()
+            .filter(|&(_, m)| self.judge(m).1)
             .min_by_key(|&(p, _)| p)
     }
 
@@ -1124,8 +1228,7 @@ pub fn carried(
     summary: &Summary,
     lex: &Lexicon,
 ) -> FactCheck {
-    let _ = lex;
-    let (wanted, what) = match fact.kind() {
+    let (mut wanted, what) = match fact.kind() {
         FactKind::Obligation => {
             let (content, families) = split_terms(&fact.terms);
             // An obligation naming many things is carried only by a place that names more of
@@ -1179,6 +1282,11 @@ pub fn carried(
             )
         }
     };
+    // (A let-go word in the obligation's own words is its action: "I'll drop the old index".)
+    wanted.heed_let_go = wanted.obligation
+        && !summary.let_go.is_empty()
+        && !lex.let_go.is_match(&fact.text)
+        && !lex.let_go_after.is_match(&fact.text);
     let all: Vec<String> = wanted.keys.clone();
     if !wanted.reachable {
         return FactCheck {
@@ -1216,6 +1324,24 @@ pub fn carried(
             at: Some(summary.place(p, false)),
         };
     }
+    // One that names it only where it lets it go drops it.
+    if let Some((p, m)) = (!carried && wanted.heed_let_go)
+        .then(|| wanted.let_go(summary))
+        .flatten()
+    {
+        let found = wanted.found(m);
+        return FactCheck {
+            fact: fact.id,
+            carried: false,
+            why: format!(
+                "dropped: the summary names it ({}) only where it lets it go (skipped, not needed, won't do), but it is still open",
+                quote(&found)
+            ),
+            wanted: all,
+            found,
+            at: Some(summary.place(p, false)),
+        };
+    }
     let why = if carried {
         if wanted.absence {
             format!(
@@ -1243,7 +1369,7 @@ fn dropped_why(wanted: &Wanted, summary: &Summary, found: &[String], what: &str)
     if wanted.absence {
         // Named without the absence?
         let named = summary
-            .places(&wanted.keys, false)
+            .places(&wanted.keys, false, false)
             .into_values()
             .map(|m| wanted.judge(m))
             .any(|(_, ok)| ok);
@@ -1253,7 +1379,7 @@ fn dropped_why(wanted: &Wanted, summary: &Summary, found: &[String], what: &str)
                 quote(
                     &wanted.found(
                         summary
-                            .places(&wanted.keys, false)
+                            .places(&wanted.keys, false, false)
                             .into_values()
                             .max_by_key(|m| m.count_ones())
                             .unwrap_or(0)
@@ -1545,6 +1671,70 @@ mod tests {
         ] {
             assert!(probe(&f, line).carried, "{line}");
         }
+    }
+
+    #[test]
+    fn a_summary_naming_an_open_obligation_only_where_it_lets_it_go_does_not_carry_it() {
+        let f = fact(
+            Subkind::SelfCommitment,
+            "I'll update the docs once the code compiles.",
+            &["doc", "@edit"],
+        );
+        for line in [
+            "Skipping the docs update.",
+            "Fixed the parser, dropped the docs update (out of scope).",
+            "- docs: decided not to update them",
+            "The docs update was skipped.",
+            "We won't update the docs.",
+            "Gave up the docs update.",
+            "Dropped the docs update, since the README still covers it.",
+            "Decided not to update the docs; the remaining work is the parser.",
+            "No need to update the docs.",
+            "The user told us to skip the docs update.",
+            "- Update the docs: skipped",
+            "- [ ] Update the docs (not needed)",
+        ] {
+            let c = probe(&f, line);
+            assert!(
+                !c.carried && c.why.contains("lets it go"),
+                "{line}: {}",
+                c.why
+            );
+        }
+        // Put off, still owed, negated, or a let-go word about something else: in another
+        // clause of the line, after the docs, in a flag.
+        for line in [
+            "Skipped the docs update for now; update the docs after the release.",
+            "Skipping the docs update until the code compiles.",
+            "Skipped the docs update in the first pass; will update the docs once the code compiles.",
+            "Skipped the lint step, then update the docs.",
+            "Update the docs (skip the changelog).",
+            "- Update the docs: drop the --fast flag section",
+            "Skipped the lint step; open: update the docs.",
+            "Skipped the lint step and will update the docs.",
+            "Skipped the lint step. Will update the docs.",
+            "Open: update the docs so users no longer hit the removed --fast flag.",
+            "Open: update the docs to describe the new --skip-cache option.",
+            "Must update the docs: the release build won't pass without them.",
+            "Update the docs for the dropped Python 3.8 support.",
+            "Open: update the docs; the old API is no longer supported.",
+            "Remember to update the docs; no need to touch the changelog.",
+            "Do the docs update - I must not skip it.",
+            "The user asked us not to skip the docs update.",
+            "The docs update was skipped by mistake and must be done.",
+            "Update the docs explaining why empty lines are skipped.",
+        ] {
+            let c = probe(&f, line);
+            assert!(c.carried, "{line}: {}", c.why);
+        }
+        // An obligation whose own action is a let-go word is carried by naming it.
+        let drop = fact(
+            Subkind::SelfCommitment,
+            "I'll drop the old index after the migration.",
+            &["old", "index"],
+        );
+        let c = probe(&drop, "Still to do: drop the old index.");
+        assert!(c.carried, "{}", c.why);
     }
 
     #[test]

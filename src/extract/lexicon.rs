@@ -129,6 +129,12 @@ struct ObligationLists {
     #[serde(default)]
     pending: Vec<String>,
     #[serde(default)]
+    let_go: Vec<String>,
+    #[serde(default)]
+    let_go_after: Vec<String>,
+    #[serde(default)]
+    put_off: Vec<String>,
+    #[serde(default)]
     synonyms: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     programs: BTreeMap<String, Vec<String>>,
@@ -448,6 +454,13 @@ pub struct Lexicon {
     /// Words that mark an item as still to do ("TODO", "pending", "[ ]"): a summary's line with
     /// them carries an open obligation even when it also says something was done.
     pub pending: Patterns,
+    /// In a summary, words that let an obligation go before what they govern ("skipping the
+    /// docs update", "no need to update the docs"), after it ("the docs update was skipped",
+    /// "Update the docs: not needed"), and words by which the work is only put off or still owed
+    /// ("until the build passes", "by mistake and must be done").
+    pub let_go: Patterns,
+    pub let_go_after: Patterns,
+    pub put_off: Patterns,
     /// word → the families it belongs to.
     pub synonyms: HashMap<String, Vec<String>>,
     /// A program a command line runs → the families it belongs to ("make" builds; the word in
@@ -626,7 +639,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 39] = [
+        let lists: [(&[String], &str); 42] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -658,6 +671,9 @@ impl Lexicon {
             (&o.tracker_open, "obligation.tracker_open"),
             (&o.tracker_close, "obligation.tracker_close"),
             (&o.pending, "obligation.pending"),
+            (&o.let_go, "obligation.let_go"),
+            (&o.let_go_after, "obligation.let_go_after"),
+            (&o.put_off, "obligation.put_off"),
             (&i.cues, "incorporation.cues"),
             (&i.change_of_course, "incorporation.change_of_course"),
             (&i.absence, "incorporation.absence"),
@@ -721,6 +737,9 @@ impl Lexicon {
             tracker_open: next()?,
             tracker_close: next()?,
             pending: next()?,
+            let_go: next()?,
+            let_go_after: next()?,
+            put_off: next()?,
             incorporation: next()?,
             change_of_course: next()?,
             absence: next()?,
@@ -843,6 +862,9 @@ fn merge(into: &mut File, f: File) {
     o.tracker_open.extend(f.obligation.tracker_open);
     o.tracker_close.extend(f.obligation.tracker_close);
     o.pending.extend(f.obligation.pending);
+    o.let_go.extend(f.obligation.let_go);
+    o.let_go_after.extend(f.obligation.let_go_after);
+    o.put_off.extend(f.obligation.put_off);
     for (k, v) in f.obligation.synonyms {
         o.synonyms.entry(k).or_default().extend(v);
     }
