@@ -123,10 +123,10 @@ fn clause_end(unit: &str, from: usize) -> usize {
         if is_clause_mark(b, i) {
             return i;
         }
-        let rest = &unit[i..];
+        // (By bytes: `i` may fall inside a character.)
         if [" - ", " \u{2013} ", " \u{2014} "]
             .iter()
-            .any(|d| rest.starts_with(d))
+            .any(|d| b[i..].starts_with(d.as_bytes()))
         {
             return i;
         }
@@ -247,6 +247,11 @@ mod tests {
         assert_eq!(
             governed("No need to update the docs"),
             ["No need to update the docs"]
+        );
+        // Characters of several bytes anywhere: "—" ends the clause, "é" does not.
+        assert_eq!(
+            governed("Skipped the café menu update \u{2014} ✅ parser fixed"),
+            ["Skipped the café menu update"]
         );
         // In a flag or a name, negated, put off, still owed: nothing.
         for unit in [
