@@ -248,10 +248,10 @@ mod tests {
             governed("No need to update the docs"),
             ["No need to update the docs"]
         );
-        // Characters of several bytes anywhere: "—" ends the clause, "é" does not.
+        // Characters of several bytes anywhere: "—" ends the clause, "é" and quotes do not.
         assert_eq!(
-            governed("Skipped the café menu update \u{2014} ✅ parser fixed"),
-            ["Skipped the café menu update"]
+            governed("Skipped the “café” menu update \u{2014} ✅ parser fixed"),
+            ["Skipped the “café” menu update"]
         );
         // In a flag or a name, negated, put off, still owed: nothing.
         for unit in [
