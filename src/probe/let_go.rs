@@ -253,6 +253,16 @@ mod tests {
             governed("Skipped the “café” menu update \u{2014} ✅ parser fixed"),
             ["Skipped the “café” menu update"]
         );
+        // A character of several bytes at any place of a line with every kind of let-go word
+        // is read through, never sliced.
+        let line = "- Docs: skipped the update, no need to rerun - it was dropped (not needed).";
+        for ch in ['é', '“', '—', '✅', '東'] {
+            for (i, _) in line.char_indices() {
+                let mut s = line.to_string();
+                s.insert(i, ch);
+                governed(&s);
+            }
+        }
         // In a flag or a name, negated, put off, still owed: nothing.
         for unit in [
             "Update the docs for the new --skip-cache option.",
