@@ -207,8 +207,8 @@ mod tests {
     use super::*;
 
     fn governed(unit: &str) -> Vec<&str> {
-        let lex = Lexicon::builtin();
-        spans(unit, &lex)
+        static LEX: std::sync::OnceLock<Lexicon> = std::sync::OnceLock::new();
+        spans(unit, LEX.get_or_init(Lexicon::builtin))
             .iter()
             .map(|&(s, e)| &unit[s..e])
             .collect()
