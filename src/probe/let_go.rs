@@ -11,8 +11,8 @@
 //!   skipped" lets go of "empty lines"); a status ("Update the docs: skipped", "(not needed)")
 //!   its whole item, back to the sentence's start.
 //!
-//! A word inside a flag or a name (`--skip-cache`, `no-drop`), one negated ("must not skip
-//! it"), or one in a sentence that puts the work off or says it is still owed ("until the code
+//! A word inside a flag or a name (`--skip-cache`, `no-drop`) or in capitals (SQL's `DROP`), one
+//! negated ("must not skip it"), or one in a sentence that puts the work off or says it is still owed ("until the code
 //! compiles", "by mistake and must be done") governs nothing.
 
 use crate::extract::lexicon::Lexicon;
@@ -62,7 +62,8 @@ pub fn spans(unit: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
         // (The participle of a passive or a status is its word, not one of its own.)
         let in_after = after.iter().any(|&(a, z)| a <= s && e <= z);
         let in_a_name = s > 0 && matches!(b[s - 1], b'-' | b'/' | b'.' | b'`' | b'=')
-            || b.get(e).is_some_and(|&c| c == b'-');
+            || b.get(e).is_some_and(|&c| c == b'-')
+            || !unit[s..e].bytes().any(|c| c.is_ascii_lowercase());
         if in_after || in_a_name || negated(&unit[..s]) || puts_off(unit, e, lex) {
             continue;
         }
@@ -266,6 +267,8 @@ mod tests {
         // In a flag or a name, negated, put off, still owed: nothing.
         for unit in [
             "Update the docs for the new --skip-cache option.",
+            "Migration by table rewrite (RENAME, CREATE, INSERT, DROP pattern).",
+            "Added the highlighter, which skips nodes with `data-hljs`.",
             "Do the docs update - I must not skip it.",
             "The user asked us not to skip the docs update.",
             "Skipping the docs update until the code compiles.",
