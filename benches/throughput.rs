@@ -321,6 +321,31 @@ fn worst_cases(lex: &Lexicon) {
         }
         lines.join("\n").into_bytes()
     };
+    // One compaction whose summary is a single line of let-go words, each reaching to the
+    // line's end (the probe places each by search, not by a scan).
+    let let_go_summary = |k: usize| {
+        let mut lines = Vec::new();
+        let mut parent = Value::Null;
+        let mut record = |mut r: Value| {
+            let uuid = format!("00000000-0000-0000-0000-{:012}", lines.len() + 1);
+            r["uuid"] = uuid.clone().into();
+            r["parentUuid"] = parent.clone();
+            r["sessionId"] = "s1".into();
+            parent = uuid.into();
+            lines.push(r.to_string());
+        };
+        record(json!({"type": "user", "message": {"role": "user", "content": "Fix the parser."}}));
+        record(
+            json!({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": "I will update the docs once the code compiles."}]}}),
+        );
+        record(
+            json!({"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted"}),
+        );
+        record(json!({"type": "user", "isCompactSummary": true,
+                      "message": {"role": "user", "content": "skip the docs ".repeat(k)}}));
+        lines.join("\n").into_bytes()
+    };
     let long_output = |k: usize| {
         chat(vec![
             json!({"role": "user", "content": "Run the tests."}),
@@ -415,7 +440,7 @@ fn worst_cases(lex: &Lexicon) {
         }
         serde_json::to_vec(&ev).unwrap()
     };
-    let cases: [(&str, &Generator<'_>, usize); 15] = [
+    let cases: [(&str, &Generator<'_>, usize); 16] = [
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),
@@ -441,6 +466,7 @@ fn worst_cases(lex: &Lexicon) {
         ("tracker items opened, then closed", &tracker, 2_500),
         ("deferrals, each declined by name", &declined, 2_500),
         ("compactions", &compactions, 2_500),
+        ("a summary line of let-go words", &let_go_summary, 20_000),
         (
             "cancelled calls redone by a change of course",
             &cascades,

@@ -135,6 +135,8 @@ struct ObligationLists {
     #[serde(default)]
     put_off: Vec<String>,
     #[serde(default)]
+    still_owed: Vec<String>,
+    #[serde(default)]
     synonyms: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     programs: BTreeMap<String, Vec<String>>,
@@ -456,11 +458,12 @@ pub struct Lexicon {
     pub pending: Patterns,
     /// In a summary, words that let an obligation go before what they govern ("skipping the
     /// docs update", "no need to update the docs"), after it ("the docs update was skipped",
-    /// "Update the docs: not needed"), and words by which the work is only put off or still owed
-    /// ("until the build passes", "by mistake and must be done").
+    /// "Update the docs: not needed"), words by which the work is only put off ("until the build
+    /// passes", "for now") and words by which it is still owed ("by mistake and must be done").
     pub let_go: Patterns,
     pub let_go_after: Patterns,
     pub put_off: Patterns,
+    pub still_owed: Patterns,
     /// word → the families it belongs to.
     pub synonyms: HashMap<String, Vec<String>>,
     /// A program a command line runs → the families it belongs to ("make" builds; the word in
@@ -639,7 +642,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 42] = [
+        let lists: [(&[String], &str); 43] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -674,6 +677,7 @@ impl Lexicon {
             (&o.let_go, "obligation.let_go"),
             (&o.let_go_after, "obligation.let_go_after"),
             (&o.put_off, "obligation.put_off"),
+            (&o.still_owed, "obligation.still_owed"),
             (&i.cues, "incorporation.cues"),
             (&i.change_of_course, "incorporation.change_of_course"),
             (&i.absence, "incorporation.absence"),
@@ -740,6 +744,7 @@ impl Lexicon {
             let_go: next()?,
             let_go_after: next()?,
             put_off: next()?,
+            still_owed: next()?,
             incorporation: next()?,
             change_of_course: next()?,
             absence: next()?,
@@ -865,6 +870,7 @@ fn merge(into: &mut File, f: File) {
     o.let_go.extend(f.obligation.let_go);
     o.let_go_after.extend(f.obligation.let_go_after);
     o.put_off.extend(f.obligation.put_off);
+    o.still_owed.extend(f.obligation.still_owed);
     for (k, v) in f.obligation.synonyms {
         o.synonyms.entry(k).or_default().extend(v);
     }

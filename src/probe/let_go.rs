@@ -1,88 +1,254 @@
 //! What a summary lets go. "Skipping the docs update" names the docs update, and drops it: a
 //! summary that names an open obligation only in words a let-go word governs does not carry it.
 //!
-//! The lexicon says which words let go (`obligation.let_go`, `let_go_after`) and which put the
-//! work off instead (`put_off`); this module says what each governs, by the clause's shape:
+//! The lexicon says which words let go (`obligation.let_go`, `let_go_after`), which put the work
+//! off instead (`put_off`) and which say it is still owed (`still_owed`); this module says what
+//! each governs, by the clause's shape:
 //! - a word before what it lets go ("skipped", "decided not to", "no need to") governs the rest
 //!   of its clause: to a mark (`. ; : , ! ?`, brackets, a spaced dash) or a word that opens
-//!   another clause ("then", "but", "since", "and we …");
+//!   another clause ("then", "when", "since", "and update …", "and we …");
 //! - a word after it governs its subject: a passive ("the docs update was skipped") the few
-//!   words before it, back to a mark or a subordinating word ("explaining why empty lines are
-//!   skipped" lets go of "empty lines"); a status ("Update the docs: skipped", "(not needed)")
-//!   its whole item, back to the sentence's start.
+//!   words before it, back to a mark or a subordinating word ("update the docs to say slow
+//!   tests are skipped" lets go of "say slow tests"); a status ("Update the docs: skipped",
+//!   "(not needed)") its item, back to the mark before it.
 //!
 //! A word inside a flag or a name (`--skip-cache`, `no-drop`) or in capitals (SQL's `DROP`), one
-//! negated ("must not skip it"), or one in a sentence that puts the work off or says it is still owed ("until the code
-//! compiles", "by mistake and must be done") governs nothing.
+//! negated ("must not skip it"), one in a sentence that puts the work off ("for now", "until the
+//! code compiles"), or one whose own words say the work is still owed ("skipped by mistake and
+//! must be done") governs nothing.
+//!
+//! Every boundary of a unit is found once, and each word's reach by binary search: linear in the
+//! unit, however many let-go words it holds.
 
 use crate::extract::lexicon::Lexicon;
 
 /// Words that open another clause: a let-go word's reach ends before them.
-const OPENS_CLAUSE: [&str; 13] = [
+const OPENS_CLAUSE: [&str; 18] = [
     "then", "but", "so", "since", "because", "while", "though", "although", "whereas", "instead",
-    "until", "once", "unless",
+    "until", "once", "unless", "when", "after", "before", "if", "where",
 ];
 
 /// After "and", words that start another clause ("skipped the lint step and will update the
-/// docs"), not another object ("dropped the docs and the changelog").
+/// docs"), besides a verb ("and update the docs"), not another object ("the docs and the
+/// changelog").
 const AND_THEN: [&str; 15] = [
     "i", "we", "will", "must", "should", "need", "needs", "then", "also", "still", "now", "later",
     "it", "they", "you",
 ];
 
 /// Words a passive's subject does not reach back over: "(the docs explaining) why empty lines
-/// are skipped".
-const SUBORDINATE: [&str; 20] = [
+/// are skipped", "(update the docs) to say slow tests are skipped".
+const SUBORDINATE: [&str; 21] = [
     "why", "that", "which", "where", "when", "if", "whether", "because", "since", "so", "and",
-    "but", "then", "while", "after", "before", "once", "until", "as", "how",
+    "but", "then", "while", "after", "before", "once", "until", "as", "how", "to",
 ];
 
-/// How many words a passive's subject reaches back at most.
+/// How far a passive's subject reaches back at most: words, and bytes.
 const SUBJECT_WORDS: usize = 6;
+const SUBJECT_BYTES: usize = 200;
 
-/// Byte ranges of `unit` (a line or sentence of a summary) that a let-go word governs, the word
-/// included, in order of the words.
+/// How far back a negation is looked for: the three words before a let-go word, in its clause.
+const NEGATION_BYTES: usize = 64;
+
+/// Byte ranges of `unit` (a line or sentence of a summary) that let-go words govern, the words
+/// included: sorted, disjoint.
 pub fn spans(unit: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
+    let after = nonempty(lex.let_go_after.find_all(unit));
+    let before = nonempty(lex.let_go.find_all(unit));
+    if after.is_empty() && before.is_empty() {
+        return Vec::new();
+    }
+    let shape = Shape::of(unit, lex);
     let b = unit.as_bytes();
-    let after = lex.let_go_after.find_all(unit);
     let mut out = Vec::new();
     for &(s, e) in &after {
-        if puts_off(unit, e, lex) {
-            continue;
-        }
         // A status opens on its mark (": skipped", "(not needed)"); a passive on its verb.
-        let start = if b[s].is_ascii_alphabetic() {
+        let passive = b[s].is_ascii_alphabetic();
+        if !passive && !ends_status(unit, e) {
+            continue; // ": skipped tests must pass": a noun's word, not a status
+        }
+        let start = if passive {
             subject_start(unit, s)
         } else {
-            item_start(unit, s)
+            shape.clause_start(s)
         };
-        out.push((start, e));
+        if !shape.puts_off(s) && !shape.owed_in(s, shape.sentence_end(e)) {
+            out.push((start, e));
+        }
     }
-    for (s, e) in lex.let_go.find_all(unit) {
+    for (s, e) in before {
         // (The participle of a passive or a status is its word, not one of its own.)
         let in_after = after.iter().any(|&(a, z)| a <= s && e <= z);
-        let in_a_name = s > 0 && matches!(b[s - 1], b'-' | b'/' | b'.' | b'`' | b'=')
-            || b.get(e).is_some_and(|&c| c == b'-')
+        let in_a_name = s > 0 && matches!(b[s - 1], b'-' | b'/' | b'.' | b'`' | b'=' | b'_')
+            || b.get(e).is_some_and(|&c| c == b'-' || c == b'_')
             || !unit[s..e].bytes().any(|c| c.is_ascii_lowercase());
-        if in_after || in_a_name || negated(&unit[..s]) || puts_off(unit, e, lex) {
+        if in_after || in_a_name || shape.negated(s) || shape.puts_off(s) {
             continue;
         }
-        out.push((s, clause_end(unit, e)));
+        let end = shape.clause_end(e);
+        if !shape.owed_in(e, end) {
+            out.push((s, end));
+        }
     }
-    out.sort_unstable();
+    merge(out)
+}
+
+/// What may follow a status word: nothing, a mark, or its reason ("skipped per the user's
+/// request", "not needed anymore").
+fn ends_status(unit: &str, at: usize) -> bool {
+    const REASON: [&str; 12] = [
+        "per", "anymore", "as", "since", "because", "due", "by", "for", "at", "on", "in", "after",
+    ];
+    let rest = unit[at..].trim_start();
+    match rest.bytes().next() {
+        None => true,
+        Some(c) if !c.is_ascii_alphanumeric() => true,
+        Some(_) => REASON.contains(&word_at(rest, 0).to_ascii_lowercase().as_str()),
+    }
+}
+
+/// Matches that hold something: a user's pattern that can match nothing would govern nothing.
+fn nonempty(matches: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    matches.into_iter().filter(|(s, e)| s < e).collect()
+}
+
+/// Overlapping ranges joined: sorted and disjoint.
+fn merge(mut v: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    v.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(v.len());
+    for (s, e) in v {
+        match out.last_mut() {
+            Some(last) if s <= last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
     out
 }
 
-/// The rest of the word's sentence puts the work off or says it is still owed.
-fn puts_off(unit: &str, from: usize, lex: &Lexicon) -> bool {
-    let b = unit.as_bytes();
-    let end = (from..b.len())
-        .find(|&i| is_sentence_end(b, i))
-        .unwrap_or(b.len());
-    lex.put_off.is_match(&unit[from..end])
+/// The boundaries of a unit, found once.
+struct Shape<'u> {
+    unit: &'u str,
+    /// Where a clause ends: marks and spaced dashes (at the mark), ascending.
+    marks: Vec<usize>,
+    /// Words that open another clause: (where the word starts, where the clause before it
+    /// ends), ascending.
+    openers: Vec<(usize, usize)>,
+    /// Where sentences end, ascending.
+    sentence_ends: Vec<usize>,
+    /// Matches of `put_off` and `still_owed`, ascending.
+    put_off: Vec<(usize, usize)>,
+    still_owed: Vec<(usize, usize)>,
 }
 
-/// `.` `;` `!` `?` ending a sentence (not the dot of "v1.5" or "e.g").
+impl<'u> Shape<'u> {
+    fn of(unit: &'u str, lex: &Lexicon) -> Shape<'u> {
+        let b = unit.as_bytes();
+        let mut marks = Vec::new();
+        let mut sentence_ends = Vec::new();
+        let mut openers = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if is_sentence_end(b, i) {
+                sentence_ends.push(i);
+            }
+            if is_clause_mark(b, i) || is_spaced_dash(b, i) {
+                marks.push(i);
+            }
+            if b[i].is_ascii_alphabetic() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
+                let word = word_at(unit, i);
+                let lower = word.to_ascii_lowercase();
+                let opens = OPENS_CLAUSE.contains(&lower.as_str())
+                    || lower == "and" && starts_clause(&next_word(unit, i + word.len()), lex);
+                if opens {
+                    openers.push((i, unit[..i].trim_end().len()));
+                }
+                i += word.len();
+                continue;
+            }
+            i += 1;
+        }
+        Shape {
+            unit,
+            marks,
+            openers,
+            sentence_ends,
+            put_off: lex.put_off.find_all(unit),
+            still_owed: lex.still_owed.find_all(unit),
+        }
+    }
+
+    /// Where the clause that goes on at `from` ends.
+    fn clause_end(&self, from: usize) -> usize {
+        let mark = first_at_or_after(&self.marks, from).unwrap_or(self.unit.len());
+        let k = self.openers.partition_point(|&(w, _)| w <= from);
+        let opener = self.openers.get(k).map_or(self.unit.len(), |&(_, end)| end);
+        mark.min(opener).max(from)
+    }
+
+    /// Where the clause holding `at` starts: after the last mark before it.
+    fn clause_start(&self, at: usize) -> usize {
+        let k = self.marks.partition_point(|&m| m < at);
+        k.checked_sub(1).map_or(0, |k| self.marks[k] + 1)
+    }
+
+    /// Where the sentence holding `at` ends.
+    fn sentence_end(&self, at: usize) -> usize {
+        first_at_or_after(&self.sentence_ends, at).unwrap_or(self.unit.len())
+    }
+
+    /// The sentence holding `at` puts the work off: "for now", "until the code compiles".
+    fn puts_off(&self, at: usize) -> bool {
+        let k = self.sentence_ends.partition_point(|&e| e < at);
+        let start = k.checked_sub(1).map_or(0, |k| self.sentence_ends[k] + 1);
+        let end = self.sentence_end(at);
+        any_in(&self.put_off, start, end)
+    }
+
+    /// `from..to` says the work is still owed: "by mistake and must be done".
+    fn owed_in(&self, from: usize, to: usize) -> bool {
+        any_in(&self.still_owed, from, to)
+    }
+
+    /// "not", "never", "without", "no" or a word in "n't" among the three words before `at`, in
+    /// its clause.
+    fn negated(&self, at: usize) -> bool {
+        let mut from = self.clause_start(at).max(at.saturating_sub(NEGATION_BYTES));
+        while !self.unit.is_char_boundary(from) {
+            from += 1;
+        }
+        self.unit[from..at]
+            .split_whitespace()
+            .rev()
+            .take(3)
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                    .to_lowercase()
+            })
+            .any(|w| matches!(w.as_str(), "not" | "never" | "without" | "no") || w.ends_with("n't"))
+    }
+}
+
+/// The first of `sorted` at or after `at`.
+fn first_at_or_after(sorted: &[usize], at: usize) -> Option<usize> {
+    sorted.get(sorted.partition_point(|&x| x < at)).copied()
+}
+
+/// A match of `sorted` starts in `from..to`.
+fn any_in(sorted: &[(usize, usize)], from: usize, to: usize) -> bool {
+    sorted
+        .get(sorted.partition_point(|&(s, _)| s < from))
+        .is_some_and(|&(s, _)| s < to)
+}
+
+/// A word after "and" that starts another clause: a pronoun or modal, or a verb (one the
+/// lexicon knows, or a form in -ing or -ed).
+fn starts_clause(word: &str, lex: &Lexicon) -> bool {
+    AND_THEN.contains(&word)
+        || lex.imperative_verbs.iter().any(|v| v == word)
+        || word.len() > 4 && (word.ends_with("ing") || word.ends_with("ed"))
+}
+
+/// `.` `;` `!` `?` or a line break ending a sentence (not the dot of "v1.5" or "e.g").
 fn is_sentence_end(b: &[u8], i: usize) -> bool {
     match b[i] {
         b';' | b'!' | b'?' | b'\n' => true,
@@ -96,77 +262,42 @@ fn is_clause_mark(b: &[u8], i: usize) -> bool {
     is_sentence_end(b, i) || matches!(b[i], b':' | b',' | b'(' | b')' | b'[' | b']')
 }
 
-/// "not", "never", "without", "no" or a word in "n't" among the three words before the cue, in
-/// its clause.
-fn negated(before: &str) -> bool {
-    let b = before.as_bytes();
-    let from = (0..b.len())
-        .rev()
-        .find(|&i| is_clause_mark(b, i))
-        .map_or(0, |i| i + 1);
-    before[from..]
-        .split_whitespace()
-        .rev()
-        .take(3)
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                .to_lowercase()
-        })
-        .any(|w| matches!(w.as_str(), "not" | "never" | "without" | "no") || w.ends_with("n't"))
+/// A dash between spaces at `i` (the space before it): " - ", " -- ", " – ", " — ".
+fn is_spaced_dash(b: &[u8], i: usize) -> bool {
+    b[i] == b' '
+        && [
+            &b"- "[..],
+            b"-- ",
+            "\u{2013} ".as_bytes(),
+            "\u{2014} ".as_bytes(),
+        ]
+        .iter()
+        .any(|d| b[i + 1..].starts_with(d))
 }
 
-/// Where the clause that goes on at `from` ends: a mark, a spaced dash, or a word that opens
-/// another clause.
-fn clause_end(unit: &str, from: usize) -> usize {
-    let b = unit.as_bytes();
-    let mut i = from;
-    while i < b.len() {
-        if is_clause_mark(b, i) {
-            return i;
-        }
-        // (By bytes: `i` may fall inside a character.)
-        if [" - ", " \u{2013} ", " \u{2014} "]
-            .iter()
-            .any(|d| b[i..].starts_with(d.as_bytes()))
-        {
-            return i;
-        }
-        if b[i].is_ascii_alphabetic() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
-            let word = word_at(unit, i);
-            let lower = word.to_ascii_lowercase();
-            let opens = OPENS_CLAUSE.contains(&lower.as_str())
-                || lower == "and" && AND_THEN.contains(&next_word(unit, i + word.len()).as_str());
-            if opens && i > from {
-                return unit[..i].trim_end().len().max(from);
-            }
-            i += word.len();
-            continue;
-        }
-        i += 1;
-    }
-    b.len()
-}
-
-/// Where a passive's subject starts: at most [`SUBJECT_WORDS`] words back from `at`, stopping
-/// at a mark or a subordinating word.
+/// Where a passive's subject starts: at most [`SUBJECT_WORDS`] words back from `at`, stopping at
+/// a mark or a subordinating word.
 fn subject_start(unit: &str, at: usize) -> usize {
     let b = unit.as_bytes();
+    let floor = at.saturating_sub(SUBJECT_BYTES);
     let mut start = at;
     let mut words = 0;
     let mut i = at;
-    while i > 0 && words < SUBJECT_WORDS {
-        let c = b[i - 1];
+    while i > floor && words < SUBJECT_WORDS {
         if is_clause_mark(b, i - 1) {
             break;
         }
-        if c.is_ascii_whitespace() {
+        if b[i - 1].is_ascii_whitespace() {
             i -= 1;
             continue;
         }
-        // A word (or a token of other bytes) ends at i.
+        // A word (or a run of other bytes) ends at i.
         let mut s = i;
-        while s > 0 && !b[s - 1].is_ascii_whitespace() && !is_clause_mark(b, s - 1) {
+        while s > floor && !b[s - 1].is_ascii_whitespace() && !is_clause_mark(b, s - 1) {
             s -= 1;
+        }
+        while !unit.is_char_boundary(s) {
+            s += 1;
         }
         let lower = unit[s..i].to_ascii_lowercase();
         if SUBORDINATE.contains(&lower.as_str()) {
@@ -177,15 +308,6 @@ fn subject_start(unit: &str, at: usize) -> usize {
         i = s;
     }
     start
-}
-
-/// Where the item a status closes starts: the sentence's start.
-fn item_start(unit: &str, at: usize) -> usize {
-    let b = unit.as_bytes();
-    (0..at)
-        .rev()
-        .find(|&i| is_sentence_end(b, i))
-        .map_or(0, |i| i + 1)
 }
 
 /// The word (letters, digits, `'`) at `i`.
@@ -226,6 +348,14 @@ mod tests {
             ["Skipped the lint step"]
         );
         assert_eq!(
+            governed("- Drop the --fast flag and update the docs"),
+            ["Drop the --fast flag"]
+        );
+        assert_eq!(
+            governed("Drop the --fast flag section when updating the docs."),
+            ["Drop the --fast flag section"]
+        );
+        assert_eq!(
             governed("Dropped the docs and the changelog, since the README covers them."),
             ["Dropped the docs and the changelog"]
         );
@@ -242,12 +372,29 @@ mod tests {
             ["empty lines are skipped"]
         );
         assert_eq!(
-            governed("Parser fixed. - Update the docs: skipped"),
-            [" - Update the docs: skipped"]
+            governed("Update the docs to say slow tests are skipped on CI."),
+            ["say slow tests are skipped"]
         );
+        assert_eq!(
+            governed("Parser fixed. - Update the docs: skipped"),
+            ["- Update the docs: skipped"]
+        );
+        assert_eq!(
+            governed("Update the docs (screenshots: not needed)"),
+            ["screenshots: not needed"]
+        );
+        assert_eq!(
+            governed("- Update the docs: skipped per the user's request"),
+            ["- Update the docs: skipped"]
+        );
+        assert!(governed("- Update the docs: skipped tests must pass").is_empty());
         assert_eq!(
             governed("No need to update the docs"),
             ["No need to update the docs"]
+        );
+        assert_eq!(
+            governed("No docs update needed."),
+            ["No docs update needed"]
         );
         // Characters of several bytes anywhere: "—" ends the clause, "é" and quotes do not.
         assert_eq!(
@@ -264,18 +411,26 @@ mod tests {
                 governed(&s);
             }
         }
-        // In a flag or a name, negated, put off, still owed: nothing.
+        // In a flag, a name or capitals, negated, put off, still owed: nothing.
         for unit in [
             "Update the docs for the new --skip-cache option.",
             "Migration by table rewrite (RENAME, CREATE, INSERT, DROP pattern).",
             "Added the highlighter, which skips nodes with `data-hljs`.",
             "Do the docs update - I must not skip it.",
+            "Not needed - skipping the docs update for now.",
             "The user asked us not to skip the docs update.",
             "Skipping the docs update until the code compiles.",
+            "For now, skipping the docs update.",
+            "Temporarily skipped the docs update.",
+            "Until the code compiles, the docs update is skipped.",
             "The docs update was skipped by mistake and must be done.",
-            "Skipped the docs update for now.",
         ] {
             assert!(governed(unit).is_empty(), "{unit}: {:?}", governed(unit));
         }
+        // Still-owed words after the clause are about something else.
+        assert_eq!(
+            governed("No need to update the docs, since the public API must stay unchanged."),
+            ["No need to update the docs"]
+        );
     }
 }
