@@ -427,6 +427,14 @@ mod tests {
         ] {
             assert!(governed(unit).is_empty(), "{unit}: {:?}", governed(unit));
         }
+        // A user's pattern that can match nothing governs nothing (and reads through).
+        let lex = Lexicon::with_extra(&[(
+            "user.toml".into(),
+            "[obligation]\nlet_go_after = ['(: not required)?$']\nlet_go = ['(never)?']".into(),
+        )])
+        .unwrap();
+        assert_eq!(spans("Update the docs", &lex), []);
+        assert_eq!(spans("", &lex), []);
         // Still-owed words after the clause are about something else.
         assert_eq!(
             governed("No need to update the docs, since the public API must stay unchanged."),
