@@ -54,7 +54,15 @@ fn main() -> ExitCode {
         // Help and version go out as every command's output does: clap's own printing drops a
         // write error, and `--help > full-disk` would exit 0 with nothing written.
         Err(e) if !e.use_stderr() => {
-            return match cli::emit(&e.render().to_string()) {
+            // (Styled on a terminal, as clap would print it; plain into a pipe or a file.)
+            use std::io::IsTerminal;
+            let styled = std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            let text = match styled {
+                true => e.render().ansi().to_string(),
+                false => e.render().to_string(),
+            };
+            return match cli::emit(&text) {
                 true => ExitCode::SUCCESS,
                 false => ExitCode::from(2),
             };
