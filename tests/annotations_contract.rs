@@ -508,7 +508,7 @@ fn positions_inside_a_deflated_entry_are_said_not_to_be_exact() {
         let path = dir.join(name);
         eval_archive(&path, method);
         let path = path.to_str().unwrap();
-        let commands: [&[&str]; 3] = [
+        let commands: [&[&str]; 4] = [
             &["annotate", "--format", "json", path],
             &["plan", "--budget", "1", "--format", "json", path],
             &[
@@ -520,6 +520,7 @@ fn positions_inside_a_deflated_entry_are_said_not_to_be_exact() {
                 "json",
                 path,
             ],
+            &["check", "--output-format", "json", path],
         ];
         for args in commands {
             let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
@@ -527,9 +528,46 @@ fn positions_inside_a_deflated_entry_are_said_not_to_be_exact() {
                 .output()
                 .unwrap();
             let stdout = String::from_utf8(out.stdout).unwrap();
-            let v: Value = serde_json::from_str(stdout.lines().next().unwrap_or(""))
-                .unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
-            assert_eq!(v["bytes_exact"], exact, "{args:?}");
+            let first = match args[0] {
+                "check" => stdout.as_str(),
+                _ => stdout.lines().next().unwrap_or(""),
+            };
+            let v: Value =
+                serde_json::from_str(first).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
+            if args[0] != "check" {
+                assert_eq!(v["bytes_exact"], exact, "{args:?}");
+            } else {
+                // Every finding says so, and no position inside compressed bytes is given.
+                let findings = v.as_array().unwrap();
+                assert!(!findings.is_empty(), "{args:?}: {stdout}");
+                assert!(findings.iter().all(|f| f["bytes_exact"] == exact));
+                let sarif = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+                    .args(["check", "--output-format", "sarif", path])
+                    .output()
+                    .unwrap();
+                let sarif: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+                let results = sarif["runs"][0]["results"].as_array().unwrap();
+                assert!(!results.is_empty());
+                for r in results {
+                    let region = &r["locations"][0]["physicalLocation"]["region"];
+                    assert_eq!(region.is_object(), exact, "{r}");
+                }
+                let github = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+                    .args(["check", "--output-format", "github", path])
+                    .output()
+                    .unwrap();
+                let github = String::from_utf8(github.stdout).unwrap();
+                assert!(github.lines().count() >= findings.len(), "{github}");
+                for line in github.lines().filter(|l| l.starts_with("::")) {
+                    assert_eq!(line.contains(",line="), exact, "{line}");
+                    // (Each label on a line of its own, with its position only where exact.)
+                    let labels: Vec<&str> = line.split("%0A  ").skip(1).collect();
+                    assert!(!labels.is_empty(), "{line}");
+                    for l in labels {
+                        assert_eq!(l.starts_with(|c: char| c.is_ascii_digit()), exact, "{line}");
+                    }
+                }
+            }
             if args[0] == "annotate" {
                 let mut problems = Vec::new();
                 let bytes = std::fs::read(path).unwrap();

@@ -856,6 +856,9 @@ pub struct Finding {
     pub turn: usize,
     /// The primary span.
     pub span: Span,
+    /// False where the trajectory lies compressed in the file (a deflated `.eval` entry): the
+    /// spans are then the whole entry, and its lines and columns mean nothing.
+    pub bytes_exact: bool,
     /// A short label for the primary span.
     pub label: String,
     pub message: String,
@@ -953,6 +956,7 @@ pub fn check_file(
             trajectory: t,
             turn: d.turn,
             span: d.span,
+            bytes_exact: !trajectories.get(t).is_some_and(|x| x.compressed),
             label: d.label,
             message: d.message,
             labels: d.labels,

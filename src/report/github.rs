@@ -51,13 +51,12 @@ impl Renderer for Github {
                 Severity::Warning => "warning",
                 Severity::Info => "notice",
             };
-            let mut props = format!(
-                "file={},line={},endLine={}",
-                escape_property(at.name),
-                start.line,
-                end.line
-            );
-            if start.line == end.line {
+            // (Lines and columns inside compressed bytes mean nothing: the file alone.)
+            let mut props = format!("file={}", escape_property(at.name));
+            if f.bytes_exact {
+                props.push_str(&format!(",line={},endLine={}", start.line, end.line));
+            }
+            if f.bytes_exact && start.line == end.line {
                 props.push_str(&format!(",col={},endColumn={}", start.column, end.column));
             }
             props.push_str(&format!(
@@ -69,13 +68,11 @@ impl Renderer for Github {
                 let l_at = file.place(src, l.span);
                 let other = l_at.file_unless_in(&at).map(|n| format!("{n}:"));
                 let ls = l_at.start;
-                message.push_str(&format!(
-                    "\n  {}{}:{}: {}",
-                    other.unwrap_or_default(),
-                    ls.line,
-                    ls.column,
-                    l.message
-                ));
+                let at = match f.bytes_exact {
+                    true => format!("{}{}:{}: ", other.unwrap_or_default(), ls.line, ls.column),
+                    false => String::new(),
+                };
+                message.push_str(&format!("\n  {at}{}", l.message));
             }
             let _ = writeln!(out, "::{level} {props}::{}", escape_data(&message));
         }
@@ -123,6 +120,7 @@ mod tests {
             trajectory: 0,
             turn: 0,
             span,
+            bytes_exact: true,
             label: String::new(),
             message: "100% open:\nstill".into(),
             labels: Vec::new(),

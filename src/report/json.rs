@@ -32,6 +32,9 @@ struct FindingOut<'a> {
     turn: usize,
     #[serde(flatten)]
     at: Located<'a>,
+    /// False where the trajectory lies compressed in the file (a deflated `.eval` entry):
+    /// `bytes` is then the whole entry, and its lines and columns mean nothing.
+    bytes_exact: bool,
     label: &'a str,
     labels: Vec<Located<'a>>,
     help: Option<&'a str>,
@@ -64,6 +67,7 @@ fn finding_out<'a>(file: &FileResult<'a>, src: &SourceFile, f: &'a Finding) -> F
         trajectory: f.trajectory,
         turn: f.turn,
         at: located(&place, f.span, None),
+        bytes_exact: f.bytes_exact,
         label: &f.label,
         labels: f
             .labels

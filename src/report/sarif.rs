@@ -76,7 +76,7 @@ impl Sarif {
             .map(|(i, l)| {
                 json!({
                     "id": i + 1,
-                    "physicalLocation": physical(file, src, l.span),
+                    "physicalLocation": physical(file, src, l.span, f.bytes_exact),
                     "message": {"text": l.message},
                 })
             })
@@ -85,7 +85,7 @@ impl Sarif {
             "ruleId": f.rule.code,
             "level": level(f.severity),
             "message": {"text": f.message},
-            "locations": [{"physicalLocation": physical(file, src, f.span)}],
+            "locations": [{"physicalLocation": physical(file, src, f.span, f.bytes_exact)}],
             "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
             "properties": {"ruleName": f.rule.name, "trajectory": f.trajectory, "turn": f.turn},
         });
@@ -120,9 +120,13 @@ fn artifact(uri: &str) -> Value {
 }
 
 /// A span in the file that holds it (an event's own file, for a log joined from one file per
-/// event).
-fn physical(file: &FileResult<'_>, src: &SourceFile, span: Span) -> Value {
+/// event). Inside compressed bytes (`exact` false) lines and offsets mean nothing: the file
+/// alone.
+fn physical(file: &FileResult<'_>, src: &SourceFile, span: Span, exact: bool) -> Value {
     let at = file.place(src, span);
+    if !exact {
+        return json!({"artifactLocation": artifact(at.uri)});
+    }
     json!({
         "artifactLocation": artifact(at.uri),
         "region": {
