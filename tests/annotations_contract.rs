@@ -552,6 +552,25 @@ fn positions_inside_a_deflated_entry_are_said_not_to_be_exact() {
                     let region = &r["locations"][0]["physicalLocation"]["region"];
                     assert_eq!(region.is_object(), exact, "{r}");
                 }
+                // People's views: no line and column, no excerpt of compressed bytes.
+                let human = |format: &str| {
+                    let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+                        .args(["check", "--output-format", format, path])
+                        .output()
+                        .unwrap();
+                    String::from_utf8(out.stdout).unwrap()
+                };
+                let concise = human("concise");
+                let lines: Vec<&str> = concise.lines().filter(|l| l.contains("[")).collect();
+                assert_eq!(lines.len(), findings.len(), "{concise}");
+                for line in lines {
+                    let after = &line[path.len()..];
+                    let numbered = after.as_bytes().get(1).is_some_and(u8::is_ascii_digit);
+                    assert_eq!(numbered, exact, "{line}");
+                }
+                let full = human("full");
+                assert_eq!(full.contains("compressed"), !exact, "{full}");
+                assert!(exact || !full.contains("PK"), "{full}");
                 let github = Command::new(env!("CARGO_BIN_EXE_trajlint"))
                     .args(["check", "--output-format", "github", path])
                     .output()

@@ -2,7 +2,7 @@
 //! the shape compilers print and editors' problem matchers read.
 
 use super::output::{FileResult, Renderer, RunSummary};
-use super::{visible, visible_name};
+use super::visible;
 use std::io::{self, Write};
 
 pub struct Concise;
@@ -17,10 +17,8 @@ impl Renderer for Concise {
             let at = file.place(src, f.span);
             let _ = writeln!(
                 out,
-                "{}:{}:{}: {}[{}] {}",
-                visible_name(at.name),
-                at.start.line,
-                at.start.column,
+                "{}: {}[{}] {}",
+                at.shown(f.bytes_exact),
                 f.severity,
                 f.rule.code,
                 visible(&f.message)

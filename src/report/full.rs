@@ -38,20 +38,23 @@ impl Full {
 
 struct Diag<'a> {
     finding: &'a Finding,
-    source: Excerpt<'a>,
+    /// The message, and where positions mean nothing, what the labels said.
+    text: String,
+    /// None where positions mean nothing (a span inside compressed bytes): no excerpt of them.
+    source: Option<Excerpt<'a>>,
     labels: Vec<LabeledSpan>,
     code: String,
 }
 
 impl fmt::Debug for Diag<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&visible(&self.finding.message))
+        f.write_str(&self.text)
     }
 }
 
 impl fmt::Display for Diag<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&visible(&self.finding.message))
+        f.write_str(&self.text)
     }
 }
 
@@ -78,7 +81,7 @@ impl Diagnostic for Diag<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
@@ -101,9 +104,24 @@ impl Full {
         labels.extend(f.labels.iter().map(|l| {
             LabeledSpan::new_with_span(Some(visible(&l.message).into_owned()), span(l.span))
         }));
+        let mut text = visible(&f.message).into_owned();
+        if !f.bytes_exact {
+            // (No excerpt of compressed bytes: the labels' words, and where they lie.)
+            text.push_str(&format!(
+                "\n  in {}, read out of a compressed entry: no position inside it",
+                visible(file.name)
+            ));
+            for l in &f.labels {
+                text.push_str(&format!("\n  - {}", visible(&l.message)));
+            }
+            labels.clear();
+        }
         let diag = Diag {
             finding: f,
-            source: Excerpt::new(src, file.name, labels.len()).with_parts(file.parts),
+            text,
+            source: f
+                .bytes_exact
+                .then(|| Excerpt::new(src, file.name, labels.len()).with_parts(file.parts)),
             labels,
             code: format!("{}[{}] {}", f.severity, f.rule.code, f.rule.name),
         };

@@ -74,10 +74,8 @@ impl Renderer for Junit {
         let line = |f: &crate::lint::Finding| {
             let at = file.place(src, f.span);
             escape(&format!(
-                "{}:{}:{}: {}[{}] {}",
-                super::visible_name(at.name),
-                at.start.line,
-                at.start.column,
+                "{}: {}[{}] {}",
+                at.shown(f.bytes_exact),
                 f.severity,
                 f.rule.code,
                 f.message

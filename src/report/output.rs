@@ -44,6 +44,16 @@ pub struct Place<'a> {
 }
 
 impl<'a> Place<'a> {
+    /// `name:line:column` as people read it; the name alone where the position means nothing
+    /// (`exact` false: a span inside compressed bytes).
+    pub fn shown(&self, exact: bool) -> String {
+        let name = super::visible_name(self.name);
+        match exact {
+            true => format!("{name}:{}:{}", self.start.line, self.start.column),
+            false => name.into_owned(),
+        }
+    }
+
     /// The name of this place's file when it is not `finding`'s: a label in another event's
     /// file of a conversation kept one event per file names that file.
     pub fn file_unless_in(&self, finding: &Place<'_>) -> Option<&'a str> {
