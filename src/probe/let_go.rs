@@ -38,9 +38,32 @@ const AND_THEN: [&str; 15] = [
 
 /// Words a passive's subject does not reach back over: "(the docs explaining) why empty lines
 /// are skipped", "(update the docs) to say slow tests are skipped".
-const SUBORDINATE: [&str; 21] = [
-    "why", "that", "which", "where", "when", "if", "whether", "because", "since", "so", "and",
-    "but", "then", "while", "after", "before", "once", "until", "as", "how", "to",
+const SUBORDINATE: [&str; 25] = [
+    "why",
+    "that",
+    "which",
+    "where",
+    "when",
+    "if",
+    "whether",
+    "because",
+    "since",
+    "so",
+    "and",
+    "but",
+    "then",
+    "while",
+    "after",
+    "before",
+    "once",
+    "until",
+    "as",
+    "how",
+    "to",
+    "about",
+    "regarding",
+    "with",
+    "without",
 ];
 
 /// How far a passive's subject reaches back at most: words, and bytes.
@@ -53,6 +76,17 @@ const NEGATION_BYTES: usize = 64;
 /// Byte ranges of `unit` (a line or sentence of a summary) that let-go words govern, the words
 /// included: sorted, disjoint.
 pub fn spans(unit: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
+    governed(unit, lex, true)
+}
+
+/// What the let-go words of an obligation's own text reach, whatever puts them off or negates
+/// them ("I'll drop the old index once the migration has run" reaches "the old index").
+pub fn reach(unit: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
+    governed(unit, lex, false)
+}
+
+/// `spans`, or with `strict` false, `reach`.
+fn governed(unit: &str, lex: &Lexicon, strict: bool) -> Vec<(usize, usize)> {
     let after = nonempty(lex.let_go_after.find_all(unit));
     let before = nonempty(lex.let_go.find_all(unit));
     if after.is_empty() && before.is_empty() {
@@ -70,25 +104,47 @@ pub fn spans(unit: &str, lex: &Lexicon) -> Vec<(usize, usize)> {
         let start = if passive {
             subject_start(unit, s)
         } else {
-            shape.clause_start(s)
+            shape.item_start(s)
         };
-        if !shape.puts_off(s) && !shape.owed_in(s, shape.sentence_end(e)) {
+        if !strict || !shape.puts_off(s) && !shape.owed_in(s, shape.sentence_end(e)) {
             out.push((start, e));
         }
     }
-    for (s, e) in before {
-        // (The participle of a passive or a status is its word, not one of its own.)
-        let in_after = after.iter().any(|&(a, z)| a <= s && e <= z);
+    for (k, &(s, e)) in before.iter().enumerate() {
+        // (The participle of a passive or a status is its word, not one of its own: `after`
+        // is sorted and disjoint.)
+        let a = after.partition_point(|&(_, z)| z < e);
+        let in_after = after.get(a).is_some_and(|&(a, z)| a <= s && e <= z);
+        let word = &unit[s..e];
+        let capitals = word.bytes().any(|c| c.is_ascii_uppercase())
+            && !word.bytes().any(|c| c.is_ascii_lowercase());
         let in_a_name = s > 0 && matches!(b[s - 1], b'-' | b'/' | b'.' | b'`' | b'=' | b'_')
             || b.get(e).is_some_and(|&c| c == b'-' || c == b'_')
-            || !unit[s..e].bytes().any(|c| c.is_ascii_lowercase());
-        if in_after || in_a_name || shape.negated(s) || shape.puts_off(s) {
+            || capitals;
+        // "Skip (straight) to the docs update" goes to it.
+        let goes_to = word.to_ascii_lowercase().starts_with("skip")
+            && matches!(
+                next_word(unit, e).as_str(),
+                "to" | "straight" | "ahead" | "directly"
+            );
+        if in_after || in_a_name || goes_to {
+            continue;
+        }
+        if strict && (shape.negated(s) || shape.puts_off(s)) {
             continue;
         }
         let end = shape.clause_end(e);
-        if !shape.owed_in(e, end) {
-            out.push((s, end));
+        // A let-go word over another is a double negative: "won't skip the docs update",
+        // "no need to drop it", "won't forget to update the docs".
+        let double = before.get(k + 1).is_some_and(|&(s2, _)| s2 < end)
+            || matches!(
+                next_word(unit, e).as_str(),
+                "forget" | "miss" | "neglect" | "fail"
+            );
+        if strict && (double || shape.owed_in(e, end)) {
+            continue;
         }
+        out.push((s, end));
     }
     merge(out)
 }
@@ -158,7 +214,8 @@ impl<'u> Shape<'u> {
                 let word = word_at(unit, i);
                 let lower = word.to_ascii_lowercase();
                 let opens = OPENS_CLAUSE.contains(&lower.as_str())
-                    || lower == "and" && starts_clause(&next_word(unit, i + word.len()), lex);
+                    || lower == "and" && starts_clause(&next_word(unit, i + word.len()), lex)
+                    || lower == "to" && purpose(&previous_word(unit, i));
                 if opens {
                     openers.push((i, unit[..i].trim_end().len()));
                 }
@@ -189,6 +246,25 @@ impl<'u> Shape<'u> {
     fn clause_start(&self, at: usize) -> usize {
         let k = self.marks.partition_point(|&m| m < at);
         k.checked_sub(1).map_or(0, |k| self.marks[k] + 1)
+    }
+
+    /// Where the item a status at `at` closes starts: after the mark before it, passing over
+    /// commas and a bracketed group closed before it ("the docs, README and CHANGELOG: not
+    /// needed", "the docs (README, CHANGELOG): skipped"), not out of the bracket it is in
+    /// ("Update the docs (screenshots: not needed)").
+    fn item_start(&self, at: usize) -> usize {
+        let b = self.unit.as_bytes();
+        let mut depth = 0usize;
+        let k = self.marks.partition_point(|&m| m < at);
+        for &m in self.marks[..k].iter().rev() {
+            match b[m] {
+                b',' => {}
+                b')' | b']' => depth += 1,
+                b'(' | b'[' if depth > 0 => depth -= 1,
+                _ => return m + 1,
+            }
+        }
+        0
     }
 
     /// Where the sentence holding `at` ends.
@@ -246,6 +322,28 @@ fn starts_clause(word: &str, lex: &Lexicon) -> bool {
     AND_THEN.contains(&word)
         || lex.imperative_verbs.iter().any(|v| v == word)
         || word.len() > 4 && (word.ends_with("ing") || word.ends_with("ed"))
+}
+
+/// "to" after this word opens a clause of purpose ("skipped the flaky test to unblock the
+/// release"), unless the word wants an infinitive ("trying to", "the plan to", "need to").
+fn purpose(previous: &str) -> bool {
+    const WANTS: [&str; 24] = [
+        "trying", "try", "going", "need", "needs", "have", "has", "had", "want", "wants", "able",
+        "how", "what", "attempt", "attempts", "plan", "plans", "effort", "decided", "chose",
+        "opted", "asked", "told", "used",
+    ];
+    !previous.is_empty() && !WANTS.contains(&previous)
+}
+
+/// The word before `i`, lowercase.
+fn previous_word(unit: &str, i: usize) -> String {
+    let before = unit[..i].trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .map_or(0, |k| {
+            k + before[k..].chars().next().map_or(1, char::len_utf8)
+        });
+    before[start..].to_ascii_lowercase()
 }
 
 /// `.` `;` `!` `?` or a line break ending a sentence (not the dot of "v1.5" or "e.g").
