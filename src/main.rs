@@ -54,11 +54,8 @@ fn main() -> ExitCode {
         // Help and version go out as every command's output does: clap's own printing drops a
         // write error, and `--help > full-disk` would exit 0 with nothing written.
         Err(e) if !e.use_stderr() => {
-            // (Styled on a terminal, as clap would print it; plain into a pipe or a file.)
-            use std::io::IsTerminal;
-            let styled = std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            let text = match styled {
+            // (Styled where clap would style it: a terminal, unless NO_COLOR, TERM=dumb, ...)
+            let text = match cli::styled_stdout() {
                 true => e.render().ansi().to_string(),
                 false => e.render().to_string(),
             };

@@ -482,16 +482,66 @@ fn annotations_keep_the_contract_on_the_shared_corpus() {
 
 /// An Inspect `.eval` archive of one sample, its entry deflated or stored.
 fn eval_archive(path: &Path, method: zip::CompressionMethod) {
+    eval_entries(path, &[(method, None)]);
+}
+
+/// An Inspect `.eval` archive of samples, each entry deflated or stored, holding the fixture's
+/// first sample or the text given.
+fn eval_entries(path: &Path, entries: &[(zip::CompressionMethod, Option<&str>)]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let log: Value = serde_json::from_slice(
         &std::fs::read(root.join("corpus/fixtures/inspect/jinja-upgrade-eval.json")).unwrap(),
     )
     .unwrap();
+    let sample = log["samples"][0].to_string();
     let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-    let options = zip::write::SimpleFileOptions::default().compression_method(method);
-    zip.start_file("samples/1_epoch_1.json", options).unwrap();
-    std::io::Write::write_all(&mut zip, log["samples"][0].to_string().as_bytes()).unwrap();
+    for (k, (method, text)) in entries.iter().enumerate() {
+        let options = zip::write::SimpleFileOptions::default().compression_method(*method);
+        zip.start_file(format!("samples/{}_epoch_1.json", k + 1), options)
+            .unwrap();
+        std::io::Write::write_all(&mut zip, text.unwrap_or(&sample).as_bytes()).unwrap();
+    }
     zip.finish().unwrap();
+}
+
+/// A record lost in a deflated entry is placed no finer than the entry, whichever sample the
+/// finding is counted under; one lost in a stored entry is placed exactly.
+#[test]
+fn a_lost_record_is_exact_where_its_entry_is_stored() {
+    use zip::CompressionMethod::{Deflated, Stored};
+    let dir = std::env::temp_dir().join(format!("trajlint-rd-exact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = r#"{"id": 2, "epoch": 1, "messages": [{"role": "user", "content": "cut"#;
+    for (name, entries, exact) in [
+        (
+            "lost-deflated.eval",
+            [(Stored, None), (Deflated, Some(broken))],
+            false,
+        ),
+        (
+            "lost-stored.eval",
+            [(Deflated, None), (Stored, Some(broken))],
+            true,
+        ),
+    ] {
+        let path = dir.join(name);
+        eval_entries(&path, &entries);
+        let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+            .args(["check", "--output-format", "json"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let findings: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let lost: Vec<&Value> = findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "RD001")
+            .collect();
+        assert_eq!(lost.len(), 1, "{name}: {findings}");
+        assert_eq!(lost[0]["bytes_exact"], exact, "{name}: {}", lost[0]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every JSON output that gives byte positions says whether they are exact: not for a sample

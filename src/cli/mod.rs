@@ -478,6 +478,13 @@ pub fn file_key(p: &Path) -> PathBuf {
     p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// Whether stdout takes colour and styles: a terminal, unless `NO_COLOR`, `CLICOLOR=0` or
+/// `TERM=dumb` say otherwise, or forced by `CLICOLOR_FORCE` (decided as clap decides it for its
+/// help).
+pub fn styled_stdout() -> bool {
+    anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never
+}
+
 /// Writes a command's whole output to stdout. A closed pipe (`| head`) is not an error; any other
 /// failure (a full disk) is said once and returns `false`: the caller exits 2, since a consumer
 /// would otherwise take a cut output for a complete one.

@@ -158,6 +158,7 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
             }
             continue;
         }
+        out.compressed.push(span);
         let mut buf = Vec::new();
         let read = match zip.by_index(i) {
             Ok(f) => f.take(MAX_ENTRY).read_to_end(&mut buf).map(|_| ()),

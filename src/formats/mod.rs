@@ -61,6 +61,9 @@ pub struct ReadOutput {
     /// skips it. A broken document no format can be told in is not this: it may be a cut-off
     /// log, and a gate must not pass a run it did not see whole.
     pub not_a_log: bool,
+    /// Regions of the file whose content was read decompressed (a deflated ZIP entry): a
+    /// position inside one is the whole region, no finer.
+    pub compressed: Vec<Span>,
 }
 
 impl ReadOutput {

@@ -956,7 +956,12 @@ pub fn check_file(
             trajectory: t,
             turn: d.turn,
             span: d.span,
-            bytes_exact: !trajectories.get(t).is_some_and(|x| x.compressed),
+            // (By where the span lies, not by trajectory: a lost record is no trajectory's.)
+            bytes_exact: !report
+                .read
+                .compressed
+                .iter()
+                .any(|r| r.start <= d.span.start && d.span.end <= r.end),
             label: d.label,
             message: d.message,
             labels: d.labels,
