@@ -13,9 +13,10 @@
 //!   "(not needed)") its item, back to the mark before it.
 //!
 //! A word inside a flag or a name (`--skip-cache`, `no-drop`) or in capitals (SQL's `DROP`), one
-//! negated ("must not skip it"), one in a sentence that puts the work off ("for now", "until the
-//! code compiles"), or one whose own words say the work is still owed ("skipped by mistake and
-//! must be done") governs nothing.
+//! negated ("must not skip it") or over another let-go word ("won't skip the docs update"), one
+//! in a sentence that puts the work off ("for now", "until the code compiles"), or one whose own
+//! words say the work is still owed ("skipped by mistake and must be done") governs nothing;
+//! "skip (straight) to" goes to what follows.
 //!
 //! Every boundary of a unit is found once, and each word's reach by binary search: linear in the
 //! unit, however many let-go words it holds.
