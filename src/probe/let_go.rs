@@ -96,6 +96,8 @@ fn governed(unit: &str, lex: &Lexicon, strict: bool) -> Vec<(usize, usize)> {
     let shape = Shape::of(unit, lex);
     let b = unit.as_bytes();
     let mut out = Vec::new();
+    // (An item does not reach back over the status before it: each is read once.)
+    let mut previous_end = 0;
     for &(s, e) in &after {
         // A status opens on its mark (": skipped", "(not needed)"); a passive on its verb.
         let passive = b[s].is_ascii_alphabetic();
@@ -105,8 +107,9 @@ fn governed(unit: &str, lex: &Lexicon, strict: bool) -> Vec<(usize, usize)> {
         let start = if passive {
             subject_start(unit, s)
         } else {
-            shape.item_start(s)
+            shape.item_start(s, previous_end)
         };
+        previous_end = e;
         if !strict || !shape.puts_off(s) && !shape.owed_in(s, shape.sentence_end(e)) {
             out.push((start, e));
         }
@@ -253,11 +256,12 @@ impl<'u> Shape<'u> {
     /// commas and a bracketed group closed before it ("the docs, README and CHANGELOG: not
     /// needed", "the docs (README, CHANGELOG): skipped"), not out of the bracket it is in
     /// ("Update the docs (screenshots: not needed)").
-    fn item_start(&self, at: usize) -> usize {
+    fn item_start(&self, at: usize, floor: usize) -> usize {
         let b = self.unit.as_bytes();
         let mut depth = 0usize;
         let k = self.marks.partition_point(|&m| m < at);
-        for &m in self.marks[..k].iter().rev() {
+        let j = self.marks.partition_point(|&m| m < floor);
+        for &m in self.marks[j..k].iter().rev() {
             match b[m] {
                 b',' => {}
                 b')' | b']' => depth += 1,
@@ -265,7 +269,7 @@ impl<'u> Shape<'u> {
                 _ => return m + 1,
             }
         }
-        0
+        floor
     }
 
     /// Where the sentence holding `at` ends.
