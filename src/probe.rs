@@ -1733,7 +1733,6 @@ mod tests {
             "The docs update will be skipped.",
             "The docs update can be skipped.",
             "Skipped: docs update.",
-            "- Update the docs, README and CHANGELOG: not needed",
             "- Update the docs (README, CHANGELOG): skipped",
             "Skipped the docs update since it is not yet needed.",
         ] {
@@ -1785,6 +1784,21 @@ mod tests {
             "Update the docs about Windows tests being skipped.",
             "Skipped the flaky test to unblock the docs update.",
             "Next: skip straight to the docs update.",
+            // A status closes a list's last item.
+            "Remaining: update the docs, benchmarks (skipped).",
+            "Next steps: update the docs, bump the version, release notes (not needed).",
+            "Parser fixed, update the docs next, benchmarks: skipped",
+            // Negated passives.
+            "Make sure the docs update is not skipped.",
+            "The docs update must not be skipped.",
+            "The docs update should never be dropped.",
+            // A participle whose subject is not the docs.
+            "Next: update the docs listing every test skipped.",
+            "Still to do: update the docs for the options we dropped.",
+            "Update the docs describing the checks now omitted.",
+            // "No … needed" holds what it lets go.
+            "No new tests needed for the docs update.",
+            "No code changes needed beyond the docs update.",
         ] {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);

@@ -281,7 +281,7 @@ fn renderer(args: &CheckArgs, s: &Settings, cat: &Catalogue, cwd: &Path) -> Box<
     let tty = std::io::stdout().is_terminal() && args.output_file.is_none();
     match s.format {
         OutputFormat::Full => {
-            let color = tty && super::styled_stdout();
+            let color = args.output_file.is_none() && super::styled_stdout();
             let width = if tty {
                 terminal_size::terminal_size().map_or(100, |(w, _)| usize::from(w.0).max(60))
             } else {

@@ -67,6 +67,12 @@ const SUBORDINATE: [&str; 25] = [
     "without",
 ];
 
+/// Nor over a pronoun (an active verb's subject: "the options we dropped"), a preposition or a
+/// form in -ing ("update the docs listing every test skipped").
+const PRONOUN_OR_PREPOSITION: [&str; 14] = [
+    "i", "we", "you", "they", "he", "she", "it", "for", "of", "in", "on", "at", "from", "by",
+];
+
 /// How far a passive's subject reaches back at most: words, and bytes.
 const SUBJECT_WORDS: usize = 6;
 const SUBJECT_BYTES: usize = 200;
@@ -104,12 +110,23 @@ fn governed(unit: &str, lex: &Lexicon, strict: bool) -> Vec<(usize, usize)> {
         if !passive && !ends_status(unit, e) {
             continue; // ": skipped tests must pass": a noun's word, not a status
         }
-        let start = if passive {
+        // "No docs update needed" holds what it lets go.
+        let between = unit[s..e]
+            .get(..3)
+            .is_some_and(|w| w.eq_ignore_ascii_case("no ") || w.eq_ignore_ascii_case("no\t"));
+        let start = if between {
+            s
+        } else if passive {
             subject_start(unit, s)
         } else {
             shape.item_start(s, previous_end)
         };
         previous_end = e;
+        // "The docs update must not be skipped", "is not skipped" (words before the participle;
+        // "isn't needed" is a let-go of its own).
+        if strict && passive && !between && shape.negated(s) {
+            continue;
+        }
         if !strict || !shape.puts_off(s) && !shape.owed_in(s, shape.sentence_end(e)) {
             out.push((start, e));
         }
@@ -252,9 +269,9 @@ impl<'u> Shape<'u> {
         k.checked_sub(1).map_or(0, |k| self.marks[k] + 1)
     }
 
-    /// Where the item a status at `at` closes starts: after the mark before it, passing over
-    /// commas and a bracketed group closed before it ("the docs, README and CHANGELOG: not
-    /// needed", "the docs (README, CHANGELOG): skipped"), not out of the bracket it is in
+    /// Where the item a status at `at` closes starts: after the mark before it (a list's last
+    /// item: "update the docs, benchmarks (skipped)"), passing over a bracketed group closed
+    /// before it ("the docs (README, CHANGELOG): skipped"), not out of the bracket it is in
     /// ("Update the docs (screenshots: not needed)").
     fn item_start(&self, at: usize, floor: usize) -> usize {
         let b = self.unit.as_bytes();
@@ -263,7 +280,7 @@ impl<'u> Shape<'u> {
         let j = self.marks.partition_point(|&m| m < floor);
         for &m in self.marks[j..k].iter().rev() {
             match b[m] {
-                b',' => {}
+                b',' if depth > 0 => {}
                 b')' | b']' => depth += 1,
                 b'(' | b'[' if depth > 0 => depth -= 1,
                 _ => return m + 1,
@@ -403,7 +420,11 @@ fn subject_start(unit: &str, at: usize) -> usize {
             s += 1;
         }
         let lower = unit[s..i].to_ascii_lowercase();
-        if SUBORDINATE.contains(&lower.as_str()) {
+        let ing = lower.len() > 4 && lower.ends_with("ing");
+        if SUBORDINATE.contains(&lower.as_str())
+            || PRONOUN_OR_PREPOSITION.contains(&lower.as_str())
+            || ing
+        {
             break;
         }
         start = s;
