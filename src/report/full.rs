@@ -106,7 +106,7 @@ impl Full {
         }));
         let mut text = visible(&f.message).into_owned();
         if !f.bytes_exact {
-            // (No excerpt of compressed bytes: the labels' words, and where they lie.)
+            // (No excerpt of compressed bytes: the labels' words alone.)
             text.push_str(&format!(
                 "\n  in {}, read out of a compressed entry: no position inside it",
                 visible(file.name)
