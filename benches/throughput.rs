@@ -295,16 +295,8 @@ fn worst_cases(lex: &Lexicon) {
         chat(m)
     };
     let compactions = |k: usize| {
-        let mut lines = Vec::new();
-        let mut parent = Value::Null;
-        let mut record = |mut r: Value| {
-            let uuid = format!("00000000-0000-0000-0000-{:012}", lines.len() + 1);
-            r["uuid"] = uuid.clone().into();
-            r["parentUuid"] = parent.clone();
-            r["sessionId"] = "s1".into();
-            parent = uuid.into();
-            lines.push(r.to_string());
-        };
+        let mut records = Vec::new();
+        let mut record = |r: Value| records.push(r);
         for i in 0..k {
             record(
                 json!({"type": "user", "message": {"role": "user", "content": format!("Fix item {i} please.")}}),
@@ -319,21 +311,13 @@ fn worst_cases(lex: &Lexicon) {
             record(json!({"type": "user", "isCompactSummary": true,
                           "message": {"role": "user", "content": format!("Summary: item {i}; tests still to run.")}}));
         }
-        lines.join("\n").into_bytes()
+        claude_code_chain(records)
     };
     // One compaction whose summary is a single line of let-go words, each reaching to the
     // line's end (the probe places each by search, not by a scan).
     let let_go_summary = |k: usize| {
-        let mut lines = Vec::new();
-        let mut parent = Value::Null;
-        let mut record = |mut r: Value| {
-            let uuid = format!("00000000-0000-0000-0000-{:012}", lines.len() + 1);
-            r["uuid"] = uuid.clone().into();
-            r["parentUuid"] = parent.clone();
-            r["sessionId"] = "s1".into();
-            parent = uuid.into();
-            lines.push(r.to_string());
-        };
+        let mut records = Vec::new();
+        let mut record = |r: Value| records.push(r);
         record(json!({"type": "user", "message": {"role": "user", "content": "Fix the parser."}}));
         record(
             json!({"type": "assistant", "message": {"role": "assistant", "content": [
@@ -344,7 +328,7 @@ fn worst_cases(lex: &Lexicon) {
         );
         record(json!({"type": "user", "isCompactSummary": true,
                       "message": {"role": "user", "content": "skip the docs ".repeat(k)}}));
-        lines.join("\n").into_bytes()
+        claude_code_chain(records)
     };
     let long_output = |k: usize| {
         chat(vec![
@@ -506,4 +490,22 @@ fn worst_cases(lex: &Lexicon) {
             b.as_secs_f64() / a.as_secs_f64()
         );
     }
+}
+
+/// Claude Code records as one session's JSONL, each the child of the one before it.
+fn claude_code_chain(records: Vec<serde_json::Value>) -> Vec<u8> {
+    let mut parent = serde_json::Value::Null;
+    let lines: Vec<String> = records
+        .into_iter()
+        .enumerate()
+        .map(|(k, mut r)| {
+            let uuid = format!("00000000-0000-0000-0000-{:012}", k + 1);
+            r["uuid"] = uuid.clone().into();
+            r["parentUuid"] = parent.clone();
+            r["sessionId"] = "s1".into();
+            parent = uuid.into();
+            r.to_string()
+        })
+        .collect();
+    lines.join("\n").into_bytes()
 }
