@@ -88,11 +88,21 @@ pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<Strin
 
 /// Maximal runs of turns `(first, last)` (inclusive) that can be compacted: every turn in the
 /// run is quiescent (and `allowed`), and every call in it has its result in the same run, and
-/// every result its call.
+/// every result its call. A run is one stretch of the file, its turns in file order: where a
+/// turn lies before the one it follows (a SWE-agent run's last step, read from `trajectory[]`,
+/// which the file holds before `history[]`), no run crosses, and a call and result on either
+/// side stay. (Not in a compressed entry, where every turn has the entry's span.)
 pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, usize)> {
     let n = traj.turns.len();
     let mut ok: Vec<bool> = allowed.to_vec();
     ok.resize(n, false);
+    // `cuts[t]`: how many turns up to `t` lie before the turn they follow.
+    let mut cuts = vec![0usize; n];
+    for t in 1..n {
+        let back = !traj.compressed && traj.turns[t].span.start < traj.turns[t - 1].span.start;
+        cuts[t] = cuts[t - 1] + usize::from(back);
+    }
+    let cut_before = |t: usize| t > 0 && cuts[t] > cuts[t - 1];
     // Each (call turn, result turn) pair as the turns it spans. A pair must fall in one run:
     // a blocked turn inside it blocks both its ends, which may block more pairs in turn. Each
     // turn is blocked once and each pair found once (`Spans`), so this is O((n + pairs) log n)
@@ -111,6 +121,12 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
         .collect();
     pairs.sort_unstable();
     let mut spans = Spans::new(&pairs);
+    for &(first, last) in &pairs {
+        if cuts[last] > cuts[first] {
+            ok[first] = false;
+            ok[last] = false;
+        }
+    }
     let mut blocked: Vec<usize> = (0..n).filter(|&t| !ok[t]).collect();
     while let Some(x) = blocked.pop() {
         let starting_by = pairs.partition_point(|&(first, _)| first <= x);
@@ -127,13 +143,12 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
     let mut out = Vec::new();
     let mut start = None;
     for (i, &o) in ok.iter().enumerate() {
-        match (o, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push((s, i - 1));
-                start = None;
-            }
-            _ => {}
+        if let Some(s) = start.filter(|_| !o || cut_before(i)) {
+            out.push((s, i - 1));
+            start = None;
+        }
+        if o && start.is_none() {
+            start = Some(i);
         }
     }
     if let Some(s) = start {
@@ -270,6 +285,29 @@ mod tests {
         // Left: the turns no pair ends at, 0 and the one after the last call; the even ones from
         // 2 are results, the odd ones up to n - 4 calls, all blocked.
         assert_eq!(ranges, [(0, 0), (n - 2, n - 2)]);
+    }
+
+    #[test]
+    fn a_range_is_one_stretch_of_the_file_in_order() {
+        // Turns 0..=5 in file order, then 6 (the result of the call in 5) and 7 lie before
+        // turn 0, as a SWE-agent run's last step read from `trajectory[]` does.
+        let mut traj = log(8, &[(1, 2), (5, 6)]);
+        for (t, turn) in traj.turns.iter_mut().enumerate() {
+            let start = if t < 6 { 1000 + 100 * t } else { 100 * (t - 6) };
+            turn.span = Span::new(start, start + 50);
+        }
+        assert_eq!(compactable_ranges(&traj, &[true; 8]), [(0, 4), (7, 7)]);
+        // Every range's turns in file order, so its bytes run from its first turn's start to
+        // its last turn's end.
+        for (s, e) in compactable_ranges(&traj, &[true; 8]) {
+            assert!((s..e).all(|t| traj.turns[t].span.start <= traj.turns[t + 1].span.start));
+        }
+        // In a compressed entry every turn has the entry's span: nothing is out of order.
+        traj.compressed = true;
+        for turn in &mut traj.turns {
+            turn.span = Span::new(0, 500);
+        }
+        assert_eq!(compactable_ranges(&traj, &[true; 8]), [(0, 7)]);
     }
 
     proptest! {
