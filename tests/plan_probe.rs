@@ -514,6 +514,16 @@ fn a_plan_that_meets_the_budget_compacts_only_quiescent_turns() {
             continue;
         };
         for a in all.iter().take(3) {
+            // Every compactable range is one stretch of the file, its turns in file order
+            // (a SWE-agent run's last step lies before the history it ends).
+            let t = &a.trajectory;
+            for &(s, e) in &a.analysis.ranges {
+                assert!(
+                    t.compressed
+                        || (s..e).all(|i| t.turns[i].span.start <= t.turns[i + 1].span.start),
+                    "{name}: range {s}..{e} out of file order"
+                );
+            }
             let loosest = a.plan(&PlanOptions::new(0));
             // With budget 0, `tokens_after` is the least the window can be brought to.
             let floor = loosest.tokens_after;
@@ -528,10 +538,16 @@ fn a_plan_that_meets_the_budget_compacts_only_quiescent_turns() {
             // Against the annotation contract.
             let json = a.to_json(&name);
             let turns = json["turns"].as_array().unwrap();
-            let t = &a.trajectory;
             let mut compacted = vec![false; t.turns.len()];
             for c in &p.compact {
                 assert!(c.turns.0 >= p.window.0 && c.turns.1 <= p.window.1, "{name}");
+                let (first, last) = (&t.turns[c.turns.0].span, &t.turns[c.turns.1].span);
+                assert_eq!(
+                    (c.bytes.start, c.bytes.end),
+                    (first.start, last.end),
+                    "{name}"
+                );
+                assert!(c.bytes.start <= c.bytes.end, "{name}: {:?}", c.bytes);
                 for i in c.turns.0..=c.turns.1 {
                     compacted[i] = true;
                     assert_eq!(turns[i]["verdict"], "quiescent", "{name}: turn {i}");
