@@ -38,8 +38,8 @@
 //! terms but are not required (a failure message's version or line number is incidental).
 //!
 //! A place is a unit of the summary (a line, or a sentence of a line longer than 200 bytes); for
-//! null results, a clause of a unit (split at commas and brackets, where a summary lists things),
-//! so that the word of absence is about the terms next to it. Words match on stems
+//! null results, a clause of a unit (split at commas and brackets, where a summary lists things,
+//! and at sentence ends), so that the word of absence is about the terms next to it. Words match on stems
 //! ([`crate::extract::words::stem`]), case-insensitively; derived words also on their root
 //! ("implementation" meets "implement"); long words also on their first seven letters
 //! ("compatibility" meets "compatible"); the summary's camel-case words also as their parts
@@ -70,7 +70,7 @@ const MAX_TERMS: usize = 64;
 /// Words that say something was absent or failed, as a summary writes them ("does not exist",
 /// "No files found", "failed with exit code 128", "missing", "rejected", "interrupted"). The
 /// lexicon's `null_result.not_found` patterns count too.
-pub const ABSENCE: &str = r"(?i)\b(?:not (?:found|exist\w*|there|present|available|installed|defined|supported|work\w*|possible|allowed|recogni[sz]ed|committed|set|pass\w*)|no such|nothing|none|no|empty|missing|absent|undefined|unknown|doesn't|does not|didn't|did not|don't|do not|isn't|is not|aren't|are not|wasn't|was not|weren't|can't|cannot|couldn't|could not|won't|hasn't|haven't|fail\w*|errors?|errored|exception|traceback|crash\w*|broken|denied|rejected|refused|interrupt\w*|cancel\w*|timed out|timeout|unavailable|invalid|unable|unsupported|blocked|abort\w*|fatal|ambiguous|unresolved|404|403|500|non-?zero|exit (?:code|status) [1-9]\d*)\b";
+pub const ABSENCE: &str = r"(?i)\b(?:not (?:in|found|exist\w*|there|present|available|installed|defined|supported|work\w*|possible|allowed|recogni[sz]ed|committed|set|pass\w*)|no such|nothing|none|no|empty|missing|absent|undefined|unknown|doesn't|does not|didn't|did not|don't|do not|isn't|is not|aren't|are not|wasn't|was not|weren't|can't|cannot|couldn't|could not|won't|hasn't|haven't|fail\w*|errors?|errored|exception|traceback|crash\w*|broken|denied|rejected|refused|interrupt\w*|cancel\w*|timed out|timeout|unavailable|invalid|unable|unsupported|blocked|abort\w*|fatal|ambiguous|unresolved|404|403|500|non-?zero|exit (?:code|status) [1-9]\d*)\b";
 
 /// (ASCII classes, as the lexicon's: a Unicode `\b` sends the search off the fast automaton.)
 fn absence_regex() -> &'static regex::Regex {
@@ -657,8 +657,11 @@ fn split_units(text: &str) -> Vec<(usize, usize)> {
 
 /// Clauses of a unit, as byte ranges into it: split where a summary lists things (`,`, brackets),
 /// so that "(open annotations, empty state, invalid project)" gives "empty state" its own
-/// clause. A piece that continues the one before it ("config.yaml, which does not exist") stays
-/// joined to it. Never empty: a unit without a split is one clause.
+/// clause, and where a sentence ends ("Found a match in config/app.toml. Deployment failed."),
+/// so that a word of absence is about its own sentence. A piece that continues the one before
+/// it stays joined to it: after a comma, a subordinate or pronoun ("config.yaml, which does not
+/// exist"); after a sentence end, a few words that say only that it was absent or failed ("No
+/// matches.", "It failed."). Never empty: a unit without a split is one clause.
 fn split_clauses(unit: &str) -> Vec<(usize, usize)> {
     const CONTINUES: [&str; 12] = [
         "which", "that", "it", "this", "but", "so", "because", "since", "as", "and it", "and so",
@@ -667,34 +670,75 @@ fn split_clauses(unit: &str) -> Vec<(usize, usize)> {
     let b = unit.as_bytes();
     let mut out: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
-    let push = |s: usize, e: usize, out: &mut Vec<(usize, usize)>| {
+    // What ended the piece before: a comma, a bracket, a sentence end (`.`), or nothing.
+    let mut after = 0u8;
+    let push = |s: usize, e: usize, after: u8, out: &mut Vec<(usize, usize)>| {
         let piece = unit[s..e].trim_start().to_lowercase();
         if piece.trim().is_empty() {
             return;
         }
-        let continues = CONTINUES.iter().any(|w| {
-            piece.starts_with(w)
-                && piece[w.len()..]
-                    .chars()
-                    .next()
-                    .is_none_or(|c| !c.is_alphanumeric())
-        });
+        let joins = match after {
+            b',' => CONTINUES.iter().any(|w| {
+                piece.starts_with(w)
+                    && piece[w.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| !c.is_alphanumeric())
+            }),
+            b'.' => says_only_absence(&piece),
+            _ => false,
+        };
         match out.last_mut() {
-            Some(last) if continues && b[s.saturating_sub(1)] == b',' => last.1 = e,
+            Some(last) if joins => last.1 = e,
             _ => out.push((s, e)),
         }
     };
     for (i, &c) in b.iter().enumerate() {
         if matches!(c, b',' | b'(' | b')' | b'[' | b']') {
-            push(start, i, &mut out);
-            start = i + 1;
+            push(start, i, after, &mut out);
+            (start, after) = (i + 1, c);
+        } else if ends_a_sentence(b, i) {
+            push(start, i + 1, after, &mut out);
+            (start, after) = (i + 1, b'.');
         }
     }
-    push(start, b.len(), &mut out);
+    push(start, b.len(), after, &mut out);
     if out.is_empty() {
         out.push((0, b.len()));
     }
     out
+}
+
+/// A sentence ends at `b[i]`: `!`, `?` or `;` before a space, or `.` before a space and a
+/// capital (not "e.g. the", not `app.toml`).
+fn ends_a_sentence(b: &[u8], i: usize) -> bool {
+    let spaced = b.get(i + 1) == Some(&b' ');
+    match b[i] {
+        b'!' | b'?' | b';' => spaced,
+        b'.' => spaced && b.get(i + 2).is_some_and(u8::is_ascii_uppercase),
+        _ => false,
+    }
+}
+
+/// A sentence of at most four words that opens on a word of absence or a pronoun and names
+/// nothing else ("No matches.", "Not found.", "It failed."): it says how the sentence before
+/// it ended. ("Nothing else to report." speaks of something else.)
+fn says_only_absence(sentence: &str) -> bool {
+    let words: Vec<&str> = sentence
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let opens = absence_regex()
+        .find(sentence.trim_start())
+        .is_some_and(|m| m.start() == 0)
+        || words
+            .first()
+            .is_some_and(|w| matches!(*w, "it" | "they" | "this" | "that" | "which"));
+    opens
+        && words.len() <= 4
+        && !words
+            .iter()
+            .any(|w| matches!(*w, "else" | "other" | "another" | "otherwise"))
 }
 
 /// Words as written, with `-`, `.`, `_` and `#` kept inside them (UUIDs, `HAT-072`, `v1.5.0`,
@@ -1902,6 +1946,34 @@ mod tests {
     }
 
     #[test]
+    fn a_word_of_absence_is_about_its_own_sentence() {
+        let f = fact(
+            Subkind::NotFound,
+            "No matches found",
+            &[&stem("timezone"), "config"],
+        );
+        for line in [
+            "Searched config/ for TIMEZONE: found a match in config/app.toml. Deployment failed.",
+            "TIMEZONE exists in config/ and matches. Nothing else to report.",
+            "TIMEZONE is set in config/! The deploy failed for another reason.",
+        ] {
+            let c = probe(&f, line);
+            assert!(!c.carried, "{line}: {}", c.why);
+        }
+        // A short sentence saying only how the one before ended is about it.
+        for line in [
+            "Searched config/ for TIMEZONE. No matches.",
+            "Grepped config/ for TIMEZONE. Not found.",
+            "Looked for TIMEZONE in config/. It does not exist.",
+            "TIMEZONE: not in config/ (no matches found).",
+            "TIMEZONE is not set in config/; using the default.",
+        ] {
+            let c = probe(&f, line);
+            assert!(c.carried, "{line}: {}", c.why);
+        }
+    }
+
+    #[test]
     fn rare_specific_terms_count_twice() {
         let f = fact(
             Subkind::NotFound,
@@ -1935,6 +2007,18 @@ mod tests {
         let u = "- config.yaml, which does not exist, and x";
         let parts: Vec<&str> = split_clauses(u).iter().map(|&(s, e)| &u[s..e]).collect();
         assert_eq!(parts, vec!["- config.yaml, which does not exist", " and x"]);
+        let u = "Read app.toml, e.g. the port. Deploy failed! Not found; No. Done? yes";
+        let parts: Vec<&str> = split_clauses(u).iter().map(|&(s, e)| &u[s..e]).collect();
+        assert_eq!(
+            parts,
+            vec![
+                "Read app.toml",
+                " e.g. the port.",
+                " Deploy failed! Not found; No.",
+                " Done?",
+                " yes"
+            ]
+        );
         assert_eq!(
             camel_parts("AnnotationMessageRef"),
             vec!["annotation", "message", "ref"]
