@@ -315,3 +315,87 @@ fn mutated_corpus_files_never_panic_and_keep_their_spans_in_the_file() {
     let failed = failures(&files, 2);
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+/// Every list of the lexicon, extended by a user's pattern that matches where no built-in one
+/// does (all of a text, lines and trailing blanks included; blanks alone; nowhere but an empty
+/// place), goes through the whole pipeline without a panic: a user's lexicon is input too.
+#[test]
+fn user_lexicon_patterns_of_any_shape_never_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let builtin: toml::Table = std::fs::read_to_string(root.join("rules/lexicon.toml"))
+        .expect("the built-in lexicon")
+        .parse()
+        .expect("toml");
+    // Every list, as the TOML that extends it with `{}`: `[section]` (or `[section.family]`)
+    // and its key.
+    let mut lists = Vec::new();
+    for (section, table) in &builtin {
+        for (key, value) in table.as_table().into_iter().flatten() {
+            match value {
+                toml::Value::Array(_) => lists.push(format!("[{section}]\n{key} = {{}}\n")),
+                toml::Value::Table(families) => {
+                    for family in families.keys() {
+                        lists.push(format!("[{section}.{key}]\n{family} = {{}}\n"));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(lists.len() >= 80, "{} lists", lists.len());
+    // A harness notice with a blank at the end of its line, a task, a plan, a failure, a
+    // reference: most lists meet a text they can match in.
+    let notice = json!({"messages": [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": "Run the job, then find HAT072 in the second result."},
+        {"role": "assistant", "content": "I'll run it.\nPlan:\n1. Run the job\n2. Verify it",
+         "tool_calls": [{"id": "c1", "type": "function",
+                         "function": {"name": "bash", "arguments": "{\"command\": \"grep -r x .\"}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": ""},
+        {"role": "system", "content": "Job done. Output waits in a file: /tmp/jobs/be613ab.output \n"},
+        {"role": "assistant", "content": "Error: not found. I will check that later.  \n"}
+    ]})
+    .to_string()
+    .into_bytes();
+    let mut inputs = vec![("notice".to_string(), notice)];
+    for f in [
+        "claude-code/dangling-verify.jsonl",
+        "codex/flaky-test-compacted.jsonl",
+        "openhands/grep-miss.json",
+        "swe-agent/humanize-bytes-threshold.traj",
+    ] {
+        let path = root.join("corpus/fixtures").join(f);
+        inputs.push((f.to_string(), std::fs::read(path).expect("fixture")));
+    }
+    let cat = Catalogue::builtin();
+    let all = SelectionLayer {
+        select: Some(vec!["ALL".into()]),
+        extend_select: Vec::new(),
+        ignore: Vec::new(),
+        severity: Vec::new(),
+    };
+    let rules = Selection::resolve(cat, &[all])
+        .expect("ALL")
+        .active(cat, &[]);
+    let mut failed = Vec::new();
+    for list in &lists {
+        for pattern in [r"'(?s).*'", r"'\s+'", "''"] {
+            let extra = list.replace("{}", &format!("[{pattern}]"));
+            let Ok(lex) = Lexicon::with_extra(&[("mine.toml".into(), extra.clone())]) else {
+                continue;
+            };
+            for (name, bytes) in &inputs {
+                let run = catch_unwind(AssertUnwindSafe(|| run(bytes.clone(), &lex, &rules)));
+                if let Err(e) = run {
+                    let msg = e
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    failed.push(format!("{name} with {extra:?}: {msg}"));
+                }
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}

@@ -314,7 +314,8 @@ fn harness_deferral(i: usize, turn: &Turn, lex: &Lexicon) -> Option<Fact> {
         let (s, e) = lex.retry_notice.first(&t.text)?;
         let (ls, le) = line_around(&t.text, s, e);
         let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
-        let path = t.text[e..le]
+        // (A user's notice pattern may end in the whitespace the line is trimmed of.)
+        let path = t.text[e.min(le)..le]
             .split_whitespace()
             .find(|w| w.contains('/'))
             .map(|w| w.trim_end_matches(['.', ',', ')']));
