@@ -252,6 +252,12 @@ fn worst_cases(lex: &Lexicon) {
             ])
         }
     };
+    let one_letter = |k: usize| {
+        chat(vec![
+            json!({"role": "user", "content": "Print the padding."}),
+            json!({"role": "assistant", "content": "x".repeat(k)}),
+        ])
+    };
     let batch = |k: usize| {
         let mut m = vec![
             json!({"role": "user", "content": "Read the files."}),
@@ -424,7 +430,7 @@ fn worst_cases(lex: &Lexicon) {
         }
         serde_json::to_vec(&ev).unwrap()
     };
-    let cases: [(&str, &Generator<'_>, usize); 16] = [
+    let cases: [(&str, &Generator<'_>, usize); 17] = [
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),
@@ -441,6 +447,8 @@ fn worst_cases(lex: &Lexicon) {
             5_000,
         ),
         ("'0 failed, no errors' in one output", &long_output, 5_000),
+        // One word of a million letters: the token count merges it through a heap.
+        ("a run of one letter in one message", &one_letter, 250_000),
         (
             "'the previous error' in one message",
             &long_message("Look at the previous error."),
