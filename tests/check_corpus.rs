@@ -131,6 +131,20 @@ fn every_format_reports_the_same_findings_over_the_team_fixtures() {
         })
         .sum();
     assert_eq!(counted, n);
+    // The same counts as one JSON array, and as JSON Lines: an object a line.
+    let count = |v: &Value| v["count"].as_u64().unwrap() as usize;
+    let array: Value = serde_json::from_str(&run("json", &["--statistics"]).stdout).unwrap();
+    assert_eq!(
+        array.as_array().unwrap().iter().map(count).sum::<usize>(),
+        n
+    );
+    let jsonl = run("json-lines", &["--statistics"]).stdout;
+    let rows: Vec<Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), stats.lines().count(), "{jsonl}");
+    assert_eq!(rows.iter().map(count).sum::<usize>(), n);
     // JUnit: one test case per file read, as many as the closing line counts.
     let files: usize = concise
         .lines()

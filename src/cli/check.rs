@@ -21,7 +21,7 @@ use trajlint::lint::{
     check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
 };
 use trajlint::report::output::{
-    FileResult, Position, ReaderWarning, Renderer, RunSummary, Statistics,
+    FileResult, Position, ReaderWarning, Renderer, RunSummary, Statistics, StatisticsForm,
 };
 use trajlint::report::{concise, full, github, json, junit, sarif};
 use trajlint::FileReport;
@@ -274,9 +274,12 @@ fn settings(args: &CheckArgs, cwd: &Path, cat: &Catalogue) -> Result<Settings, S
 /// The renderer for the chosen format.
 fn renderer(args: &CheckArgs, s: &Settings, cat: &Catalogue, cwd: &Path) -> Box<dyn Renderer> {
     if args.statistics {
-        return Box::new(Statistics {
-            json: matches!(s.format, OutputFormat::Json | OutputFormat::JsonLines),
-        });
+        let form = match s.format {
+            OutputFormat::Json => StatisticsForm::Json,
+            OutputFormat::JsonLines => StatisticsForm::JsonLines,
+            _ => StatisticsForm::Text,
+        };
+        return Box::new(Statistics { form });
     }
     let tty = std::io::stdout().is_terminal() && args.output_file.is_none();
     match s.format {
@@ -320,8 +323,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         )
     {
         return usage_error(
-            "--statistics prints counts as text, or as JSON with --output-format json; \
-             it has no sarif, github or junit form",
+            "--statistics prints counts as text, or as JSON with --output-format json \
+             (json-lines: an object a line); it has no sarif, github or junit form",
         );
     }
     let renderer = renderer(args, &settings, cat, &cwd);

@@ -269,7 +269,17 @@ pub trait Renderer: Sync {
 
 /// `--statistics`: counts per rule instead of the findings.
 pub struct Statistics {
-    pub json: bool,
+    pub form: StatisticsForm,
+}
+
+/// How `--statistics` writes its counts: the output format chosen, where it has a form for them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum StatisticsForm {
+    Text,
+    /// One JSON array (`--output-format json`).
+    Json,
+    /// One JSON object per line (`--output-format json-lines`).
+    JsonLines,
 }
 
 impl Renderer for Statistics {
@@ -284,13 +294,22 @@ impl Renderer for Statistics {
             .map(|(code, (name, n))| (code, name, *n))
             .collect();
         rows.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
-        if self.json {
-            let v: Vec<serde_json::Value> = rows
-                .iter()
-                .map(|(code, name, n)| serde_json::json!({"code": code, "name": name, "count": n}))
-                .collect();
-            serde_json::to_writer_pretty(&mut *out, &v)?;
-            return writeln!(out);
+        let objects = rows
+            .iter()
+            .map(|(code, name, n)| serde_json::json!({"code": code, "name": name, "count": n}));
+        match self.form {
+            StatisticsForm::Json => {
+                serde_json::to_writer_pretty(&mut *out, &objects.collect::<Vec<_>>())?;
+                return writeln!(out);
+            }
+            StatisticsForm::JsonLines => {
+                for object in objects {
+                    serde_json::to_writer(&mut *out, &object)?;
+                    writeln!(out)?;
+                }
+                return Ok(());
+            }
+            StatisticsForm::Text => {}
         }
         let width = rows
             .iter()
