@@ -685,6 +685,54 @@ fn annotated_files(path: &str, dir: &Path) -> Vec<String> {
     all.iter().map(|a| a["file"].to_string()).collect()
 }
 
+/// Events kept one per file, pretty-printed as the SDK writes them: the full view shows each
+/// label under the name of its own event's file, numbered by that file's lines, even where
+/// the labels of one finding lie in the files of events side by side.
+#[test]
+fn the_full_view_numbers_each_label_by_its_own_event_file() {
+    let dir = scratch("pretty-events");
+    let fixture = root().join("corpus/fixtures/openhands/v1-events-health-endpoint.jsonl");
+    let events = dir.join("conv/events");
+    std::fs::create_dir_all(&events).unwrap();
+    let lines = std::fs::read_to_string(&fixture).unwrap();
+    for (i, line) in lines.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = event["id"].as_str().unwrap().to_string();
+        let pretty = serde_json::to_string_pretty(&event).unwrap();
+        std::fs::write(events.join(format!("event-{i:05}-{id}.json")), pretty).unwrap();
+    }
+    let r = trajlint(
+        &["check", "--isolated", "--output-format", "full", "conv"],
+        &dir,
+        None,
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let mut blocks = 0;
+    let mut file: Option<Vec<String>> = None;
+    for row in r.stdout.lines() {
+        if let Some(head) = row.split("╭─[").nth(1) {
+            let path = head.split(':').next().unwrap();
+            let text = std::fs::read_to_string(dir.join(path)).unwrap();
+            file = Some(text.lines().map(str::to_string).collect());
+            blocks += 1;
+        } else if row.trim_start().starts_with('╰') {
+            file = None;
+        } else if let (Some(lines), Some((n, shown))) = (&file, row.split_once(" │ ")) {
+            // A numbered row of the excerpt: that line of the file named above it.
+            let Ok(n) = n.trim().parse::<usize>() else {
+                continue;
+            };
+            let shown = shown.split('…').next().unwrap();
+            assert!(
+                lines.get(n - 1).is_some_and(|l| l.starts_with(shown)),
+                "line {n} is not {shown:?}\n{}",
+                r.stdout
+            );
+        }
+    }
+    assert!(blocks >= 5, "{}", r.stdout);
+}
+
 /// An OpenHands conversation as the SDK persists it, one event per file (each written without a
 /// final line break), is one log: read as its files joined in name order, named by their
 /// pattern, its facts those of the same events kept one per line.

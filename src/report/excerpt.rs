@@ -269,9 +269,11 @@ impl<'a> SourceCode for Excerpt<'a> {
             let data = this.own(data)?;
             return Ok(this.contents(data, start, first, column, 1));
         }
-        if (first..=last).any(|l| this.is_long(l)) {
-            // Only a merged context spanning a long line gets here: miette then shows the
-            // labels in separate excerpts.
+        // Only a merged context gets here spanning a long line, or the files of two events
+        // (a log joined from one file per event): miette then shows the labels in separate
+        // excerpts, each named and numbered by its own file.
+        let part = |offset: usize| this.file.part_of(offset).map(|(k, _)| k);
+        if (first..=last).any(|l| this.is_long(l)) || e > s && part(s) != part(e - 1) {
             return Err(MietteError::OutOfBounds);
         }
         // (Context stays within the event's own file, for a log joined from one per event.)
