@@ -419,7 +419,9 @@ impl Summary {
             .iter()
             .map(|&(s, e)| {
                 let unit = &text[s..e];
-                (lex.done.is_match(unit) || lex.reported.is_match(unit))
+                (lex.done.is_match(unit)
+                    || lex.reported.is_match(unit)
+                    || lex.done_passive.is_match(unit))
                     && !lex.pending.is_match(unit)
                     && !lex.not_done.is_match(unit)
             })
@@ -1716,6 +1718,32 @@ mod tests {
         let c = probe(&f, "The docs are already updated; nothing is left to do.\n");
         assert!(!c.carried && c.why.contains("says it is done"), "{}", c.why);
         assert!(!probe(&f, "1. [DONE] Update the docs\n").carried);
+        // In the passive too, as a summary writes it.
+        let tests = fact(
+            Subkind::SelfCommitment,
+            "I will run the tests after the fix.",
+            &["test", "fix", "@test", "@verify", "@reproduce"],
+        );
+        for line in [
+            "Tests were run after the fix and pass.",
+            "The tests have been run after the fix.",
+            "The tests were already rerun after the fix.",
+        ] {
+            let c = probe(&tests, line);
+            assert!(
+                !c.carried && c.why.contains("says it is done"),
+                "{line}: {}",
+                c.why
+            );
+        }
+        for line in [
+            "The tests were not run after the fix yet.",
+            "Run the tests after the fix.",
+            "The tests were failing before the fix; run them after it.",
+        ] {
+            let c = probe(&tests, line);
+            assert!(c.carried, "{line}: {}", c.why);
+        }
         // Done and still to do on one line: the line keeps it.
         assert!(probe(&f, "Updated the code; still to do: update the docs.\n").carried);
         assert!(

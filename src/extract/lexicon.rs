@@ -103,6 +103,8 @@ struct ObligationLists {
     #[serde(default)]
     reported: Vec<String>,
     #[serde(default)]
+    done_passive: Vec<String>,
+    #[serde(default)]
     not_done: Vec<String>,
     #[serde(default)]
     dropped: Vec<String>,
@@ -430,6 +432,10 @@ pub struct Lexicon {
     /// A report in the perfect ("I have retrieved the article"): done, unless the sentence
     /// looks ahead ("I will identify it once we have located the dissertation").
     pub reported: Patterns,
+    /// A report in the passive ("the tests were run", "the build was verified"): a summary
+    /// line saying so tells the agent the work is done (the probe's; the resolver discharges
+    /// by a turn's calls).
+    pub done_passive: Patterns,
     /// A sentence saying the work is not done yet ("we have not yet identified them"): it
     /// performs nothing, whatever words of a report it holds.
     pub not_done: Patterns,
@@ -642,7 +648,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 43] = [
+        let lists: [(&[String], &str); 44] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -665,6 +671,7 @@ impl Lexicon {
             (&o.immediate, "obligation.immediate"),
             (&o.done, "obligation.done"),
             (&o.reported, "obligation.reported"),
+            (&o.done_passive, "obligation.done_passive"),
             (&o.not_done, "obligation.not_done"),
             (&o.dropped, "obligation.dropped"),
             (&o.plan_header, "obligation.plan_header"),
@@ -732,6 +739,7 @@ impl Lexicon {
             immediate: next()?,
             done: next()?,
             reported: next()?,
+            done_passive: next()?,
             not_done: next()?,
             dropped: next()?,
             plan_header: next()?,
@@ -854,6 +862,7 @@ fn merge(into: &mut File, f: File) {
     o.immediate.extend(f.obligation.immediate);
     o.done.extend(f.obligation.done);
     o.reported.extend(f.obligation.reported);
+    o.done_passive.extend(f.obligation.done_passive);
     o.not_done.extend(f.obligation.not_done);
     o.dropped.extend(f.obligation.dropped);
     o.plan_header.extend(f.obligation.plan_header);
