@@ -1373,6 +1373,25 @@ fn a_reversible_probe_writes_a_whole_probe_record() {
     assert_eq!(keys(&reversible), keys(&probed));
     assert_eq!(reversible["reversible"], true);
     assert_eq!(reversible["format"], "claude-code");
-    // Turn 12's failed `ls completions/` (fact 5) is live there.
+    // Turn 12's failed `ls completions/` (fact 5) is live there, and named: the caller sees
+    // what it takes out of view.
     assert_eq!(reversible["live"], 1);
+    let checked = reversible["checked"].as_array().unwrap();
+    assert_eq!(checked.len(), 1);
+    assert_eq!(
+        (checked[0]["id"].as_u64(), checked[0]["turn"].as_u64()),
+        (Some(5), Some(12))
+    );
+    assert_eq!(checked[0]["carried"], true);
+    assert!(checked[0]["why"].as_str().unwrap().contains("reversible"));
+    let text = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args(["probe", "--reversible", "--turns", "11..12"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("1 live facts") && text.contains("completions"),
+        "{text}"
+    );
 }

@@ -146,12 +146,14 @@ fn read_summary(file: &PathBuf) -> Result<String, String> {
 }
 
 /// A reversible compaction of `--turns`: nothing to probe; the JSON is a probe record like any
-/// other (`live`: the live facts the range holds, which stay addressable; nothing checked).
+/// other, `checked` naming each live fact of the range, which stays addressable (carried, no
+/// place in a summary): the caller sees what it takes out of view.
 fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
+    const WHY: &str = "stays addressable: the compaction is reversible";
     let (a, b) = args.turns.unwrap_or((0, 0));
+    let live = trajlint::probe::owed_in(&l.analysis, a, b);
     let written = match args.format {
         ProbeFormat::Json => {
-            let live = trajlint::probe::owed_in(&l.analysis, a, b).len();
             let out = ProbeOut {
                 schema: SCHEMA,
                 file: &l.source.name,
@@ -165,16 +167,37 @@ fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
                 opaque: false,
                 reversible: true,
                 passed: true,
-                live,
+                live: live.len(),
                 dropped: &[],
-                checked: Vec::new(),
+                checked: live
+                    .iter()
+                    .map(|&id| CheckOut {
+                        fact: fact_out(l, id),
+                        carried: true,
+                        why: WHY,
+                        wanted: &[],
+                        found: &[],
+                        summary_at: None,
+                    })
+                    .collect(),
             };
-            emit(&format!("{}\n", serde_json::to_string(&out).unwrap_or_default()))
+            emit(&format!(
+                "{}\n",
+                serde_json::to_string(&out).unwrap_or_default()
+            ))
         }
-        ProbeFormat::Text => emit(&format!(
-            "{}: turns {a}..{b}: reversible compaction: the original stays addressable, so condition 5 is satisfied without a probe\n",
-            trajlint::report::visible_name(&l.source.name)
-        )),
+        ProbeFormat::Text => {
+            let mut s = format!(
+                "{}: turns {a}..{b}: reversible compaction: the original stays addressable, so condition 5 is satisfied without a probe; {} live facts\n",
+                trajlint::report::visible_name(&l.source.name),
+                live.len()
+            );
+            for &id in &live {
+                let _ = writeln!(s, "  live    {}", fact_line(l, id));
+                let _ = writeln!(s, "          {WHY}");
+            }
+            emit(&s)
+        }
     };
     if written {
         ExitCode::SUCCESS
