@@ -687,20 +687,25 @@ impl Catalogue {
         Ok(Catalogue { rules })
     }
 
-    /// A rule by code or name (case-insensitive code).
+    /// A rule by code or name (either in any case, as every selector).
     pub fn get(&self, code_or_name: &str) -> Option<&Arc<Rule>> {
-        self.rules
-            .iter()
-            .find(|r| r.name == code_or_name || r.code.eq_ignore_ascii_case(code_or_name))
+        self.rules.iter().find(|r| {
+            r.name.eq_ignore_ascii_case(code_or_name) || r.code.eq_ignore_ascii_case(code_or_name)
+        })
     }
 
-    /// The indices of the rules a selector names: `ALL`, a rule name, a code or a code prefix.
+    /// The indices of the rules a selector names: `ALL`, a rule name, a code or a code prefix
+    /// (each in any case: `all`, `ob001`, `Dangling-Commitment`).
     pub fn resolve(&self, selector: &str) -> Result<Vec<usize>, String> {
         let s = selector.trim();
-        if s == "ALL" {
+        if s.eq_ignore_ascii_case("ALL") {
             return Ok((0..self.rules.len()).collect());
         }
-        if let Some(i) = self.rules.iter().position(|r| r.name == s) {
+        if let Some(i) = self
+            .rules
+            .iter()
+            .position(|r| r.name.eq_ignore_ascii_case(s))
+        {
             return Ok(vec![i]);
         }
         let upper = s.to_ascii_uppercase();
@@ -735,12 +740,12 @@ impl Catalogue {
     fn specificity(&self, selector: &str) -> usize {
         let s = selector.trim();
         // (A rule's name and its code name one rule alike: the most specific a selector gets.)
-        if s == "ALL" {
+        if s.eq_ignore_ascii_case("ALL") {
             0
         } else if self
             .rules
             .iter()
-            .any(|r| r.name == s || r.code.eq_ignore_ascii_case(s))
+            .any(|r| r.name.eq_ignore_ascii_case(s) || r.code.eq_ignore_ascii_case(s))
         {
             usize::MAX
         } else {
@@ -1147,6 +1152,15 @@ mod tests {
     fn selectors_and_severity_overrides() {
         let cat = Catalogue::builtin();
         assert_eq!(cat.resolve("ALL").unwrap().len(), cat.rules.len());
+        // Every selector in any case: `all` as `ALL`, a name as the name.
+        assert_eq!(cat.resolve("all").unwrap().len(), cat.rules.len());
+        assert_eq!(
+            cat.resolve("DANGLING-COMMITMENT").unwrap(),
+            cat.resolve("OB001").unwrap()
+        );
+        assert_eq!(cat.specificity("all"), cat.specificity("ALL"));
+        assert_eq!(cat.specificity("Dangling-Commitment"), usize::MAX);
+        assert!(cat.get("DANGLING-COMMITMENT").is_some());
         assert_eq!(cat.resolve("CP").unwrap().len(), 4);
         assert_eq!(
             cat.resolve("cp001").unwrap(),
