@@ -92,8 +92,8 @@ fn usage_configuration_and_unreadable_input_exit_2() {
     );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr
-            .contains("no/such.toml:1:1: no such file or directory")
+        // (A file never read has no line or column to name.)
+        r.stderr.contains("no/such.toml: no such file or directory")
             && !r.stderr.contains("os error"),
         "{}",
         r.stderr
@@ -629,6 +629,15 @@ fn stdin_is_read_and_can_be_named() {
         r.stdout.starts_with("runs/today.jsonl:2:212:"),
         "{}",
         r.stdout
+    );
+    assert!(!r.stderr.contains("--stdin-filename"), "{}", r.stderr);
+    // Given with no `-` to name, it is said to go unused.
+    let r = check(&["--stdin-filename", "runs/today.jsonl", SESSION]);
+    assert!(
+        r.stderr
+            .contains("--stdin-filename is not used: no path is `-`"),
+        "{}",
+        r.stderr
     );
 }
 

@@ -336,6 +336,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         baseline,
         ..
     } = settings;
+    if args.stdin_filename.is_some() && !args.input.paths.iter().any(|p| p.as_os_str() == "-") {
+        eprintln!("warning: --stdin-filename is not used: no path is `-` (standard input)");
+    }
     let mut inputs = collect_inputs(&args.input.paths);
     // (By file: the one input a file named twice makes may be the one a walk met, and a
     // named hard link or standard input may be the file a walk met.)

@@ -109,8 +109,8 @@ impl Config {
     pub fn load(path: &Path, cwd: &Path, cat: &Catalogue) -> Result<Config, LoadError> {
         let text = std::fs::read_to_string(path).map_err(|e| LoadError {
             file: path.display().to_string(),
-            line: 1,
-            column: 1,
+            line: 0,
+            column: 0,
             message: crate::io_why(&e),
         })?;
         let abs = normalize(&cwd.join(path));

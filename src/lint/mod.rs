@@ -430,7 +430,7 @@ struct DocsFile {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
     pub file: String,
-    /// 1-based line and column.
+    /// 1-based line and column; 0 for a file that could not be read at all (no place in it).
     pub line: usize,
     pub column: usize,
     pub message: String,
@@ -438,11 +438,14 @@ pub struct LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
-        )
+        match self.line {
+            0 => write!(f, "{}: {}", self.file, self.message),
+            _ => write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            ),
+        }
     }
 }
 
