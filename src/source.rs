@@ -57,6 +57,9 @@ pub struct SourceFile {
 /// Bytes between two marks of the character count (see `SourceFile::marks`).
 const MARK: usize = 1 << 8;
 
+/// UTF-8's byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Characters in `bytes` as `String::from_utf8_lossy` makes them (an invalid sequence is one).
 fn char_count(bytes: &[u8]) -> usize {
     bytes
@@ -163,7 +166,10 @@ impl SourceFile {
         } else {
             self.chars_before(offset) - self.chars_before(start)
         };
-        (line + 1, col + 1)
+        // A byte order mark opening the line (a file's, or an event file's of a log joined from
+        // them) is no column: editors and code scanning count from after it.
+        let mark = usize::from(offset >= start + 3 && self.bytes[start..].starts_with(BOM));
+        (line + 1, col + 1 - mark)
     }
 
     /// Characters before `offset` (a line's start, or any offset: a count splits exactly at a
@@ -264,5 +270,20 @@ mod tests {
         // 'é' is two bytes; the 'x' after "é " is the third character.
         assert_eq!(src.line_col(6), (2, 3));
         assert_eq!(src.line_count(), 3);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_column() {
+        // As an editor shows it: `{` after the mark is column 1, `"` column 2; the mark
+        // itself (offset 0) stays column 1.
+        let src = SourceFile::new("t", None, b"\xEF\xBB\xBF{\"a\"}\n{}".to_vec());
+        assert_eq!(src.line_col(0), (1, 1));
+        assert_eq!(src.line_col(3), (1, 1));
+        assert_eq!(src.line_col(4), (1, 2));
+        assert_eq!(src.line_col(9), (2, 1));
+        // Far into a long first line, as near.
+        let long = [BOM, "x".repeat(1000).as_bytes()].concat();
+        let src = SourceFile::new("t", None, long);
+        assert_eq!(src.line_col(3 + 900), (1, 901));
     }
 }
