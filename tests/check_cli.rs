@@ -1629,6 +1629,18 @@ fn links_and_standard_input_are_the_files_they_name() {
     );
     assert_eq!(r.code, 1, "{}", r.stdout);
     assert_eq!(ob001(&r), 1, "{}", r.stdout);
+    // The excluded directory alone: nothing to check, and the configuration said to be why.
+    let r = trajlint(&["check", "runs/scratch"], &dir, None);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("no trajectory log found under runs/scratch")
+            && r.stderr
+                .contains("1 files found are excluded by `exclude` in")
+            && r.stderr.contains("trajlint.toml"),
+        "{}",
+        r.stderr
+    );
     std::fs::remove_file(dir.join("trajlint.toml")).unwrap();
     // Standard input redirected from a file named too.
     let stdin = std::fs::File::open(dir.join("logs/real.jsonl")).unwrap();

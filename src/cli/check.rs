@@ -343,14 +343,28 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     // (By file: the one input a file named twice makes may be the one a walk met, and a
     // named hard link or standard input may be the file a walk met.)
     let named = Named::new(&args.input.paths);
+    let mut excluded = 0usize;
     inputs.retain_mut(|i| match i {
-        Input::Path(p) if !named.contains(p) => !config.excluded(&config.relative(p, &cwd)),
+        Input::Path(p) if !named.contains(p) => {
+            let keep = !config.excluded(&config.relative(p, &cwd));
+            excluded += usize::from(!keep);
+            keep
+        }
         // (Excludes apply to each event file, as they would to the files alone.)
         Input::Events { files, .. } => {
+            let before = files.len();
             files.retain(|f| !config.excluded(&config.relative(f, &cwd)));
+            excluded += before - files.len();
             !files.is_empty()
         }
         _ => true,
+    });
+    // (Said when nothing is left to check: a gate whose config excludes all it is given.)
+    let excluded_by = config.file.as_ref().filter(|_| excluded > 0).map(|f| {
+        format!(
+            "; {excluded} files found are excluded by `exclude` in {}",
+            f.display()
+        )
     });
 
     if let Err(why) = keep_inputs_safe(args, config.baseline.as_deref(), &mut inputs) {
@@ -484,7 +498,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     }
     let no_log = summary.files == 0 && summary.errors.is_empty();
     if no_log {
-        let why = no_log_found(&args.input.paths);
+        let why = no_log_found(&args.input.paths) + excluded_by.as_deref().unwrap_or("");
         eprintln!("error: {why}");
         summary.no_log = Some(why);
     }
