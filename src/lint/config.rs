@@ -172,9 +172,15 @@ impl Config {
             check(k)?;
             layer.severity.push((k.get_ref().clone(), *v));
         }
+        // Patterns are matched against paths relative to the root: an absolute one is made so
+        // (it matched nothing, silently).
+        let rooted = |pattern: &str| match Path::new(pattern).is_absolute() {
+            true => relative_path(Path::new(pattern), root, root),
+            false => pattern.to_string(),
+        };
         let mut per_path_ignores = Vec::new();
         for (pattern, list) in &raw.per_path_ignores {
-            let matcher = glob(pattern.get_ref())
+            let matcher = glob(&rooted(pattern.get_ref()))
                 .map_err(|m| err_at(file, text, pattern.span().start, m))?
                 .compile_matcher();
             let mut rules = Vec::new();
@@ -191,8 +197,8 @@ impl Config {
         let mut ex = GlobSetBuilder::new();
         for p in &raw.exclude {
             // ("runs/scratch/" names the directory as "runs/scratch" does.)
-            let pattern = p.get_ref().trim_end_matches('/');
-            ex.add(glob(pattern).map_err(|m| err_at(file, text, p.span().start, m))?);
+            let pattern = rooted(p.get_ref().trim_end_matches('/'));
+            ex.add(glob(&pattern).map_err(|m| err_at(file, text, p.span().start, m))?);
         }
         let exclude = ex
             .build()
@@ -394,5 +400,18 @@ mod tests {
             c.ignored_for("notes/session.md"),
             cat.resolve("dangling-commitment").unwrap()
         );
+        // An absolute pattern is taken relative to the root, as every path it is matched
+        // against: inside the root or beyond it.
+        let c = Config::parse(
+            "t.toml",
+            "exclude = [\"/p/runs/scratch\"]\n[per-path-ignores]\n\"/p/runs/a.jsonl\" = [\"OB\"]\n\"/q/b.jsonl\" = [\"OB\"]\n",
+            Path::new("/p"),
+            cat,
+        )
+        .unwrap();
+        assert_eq!(c.ignored_for("runs/a.jsonl"), ob);
+        assert_eq!(c.ignored_for("../q/b.jsonl"), ob);
+        assert!(c.ignored_for("runs/b.jsonl").is_empty());
+        assert!(c.excluded("runs/scratch/x.jsonl") && !c.excluded("runs/a.jsonl"));
     }
 }
