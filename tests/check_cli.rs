@@ -1454,6 +1454,8 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
         "[2024-05-01 10:00:00] INFO started\n",
     )
     .unwrap();
+    // An empty file is said to be empty, as when it is named.
+    std::fs::write(dir.join("logs/new.jsonl"), "\n").unwrap();
     for command in ["check", "annotate"] {
         let r = trajlint(&[command, "logs"], &dir, None);
         assert_ne!(r.code, 2, "{command}: {}", r.stderr);
@@ -1466,6 +1468,12 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
                 r.stderr
             );
         }
+        assert!(
+            r.stderr
+                .contains("new.jsonl: warning: skipped: the file is empty"),
+            "{command}: {}",
+            r.stderr
+        );
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
     for (fixture, cut) in [

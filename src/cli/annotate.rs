@@ -50,8 +50,9 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
             }
             Ok(report) if walked && report.read.not_a_log => {
                 eprintln!(
-                    "{}: warning: skipped: no known log format matches this file",
-                    report.source.name
+                    "{}: warning: skipped: {}",
+                    report.source.name,
+                    super::skipped_why(&report)
                 );
             }
             Ok(report) => {

@@ -647,7 +647,8 @@ fn one_file(
     let explicit = path.is_none_or(|p| plan.explicit.contains(p));
     if not_a_log && !explicit {
         diagnostics.push_str(&format!(
-            "{name}: warning: skipped: no known log format matches this file\n"
+            "{name}: warning: skipped: {}\n",
+            super::skipped_why(&report)
         ));
         return Outcome {
             key: rel,
