@@ -9,8 +9,8 @@
 //! 2. **Compact** quiescent ranges, oldest first, until the budget is met. The ranges are the
 //!    analysis's compactable ranges within the window, never the system prompt, never a summary
 //!    that still carries live facts of an earlier compaction, never splitting a tool call from its
-//!    result. The last range is compacted only as far as needed (a prefix ending where no call
-//!    waits for its result).
+//!    result, never the last `keep_recent` turns. The last range is compacted only as far as
+//!    needed (a prefix ending where no call waits for its result).
 //! 3. If every quiescent range compacted still leaves the window over budget, the plan is
 //!    **refused**: nothing is compacted, and the report says how many tokens are live and which
 //!    facts hold them, largest first. Never a silent partial.
@@ -34,6 +34,9 @@ pub struct PlanOptions {
     pub budget: usize,
     /// Tokens a summary of one compacted range will take (reserved per range; default 0).
     pub summary_tokens: usize,
+    /// The last turns of the window that stay as they are, quiescent or not (the request the
+    /// agent is answering, the results it is reading; default 0: any quiescent turn may go).
+    pub keep_recent: usize,
 }
 
 impl PlanOptions {
@@ -41,6 +44,7 @@ impl PlanOptions {
         PlanOptions {
             budget,
             summary_tokens: 0,
+            keep_recent: 0,
         }
     }
 }
@@ -106,6 +110,8 @@ pub struct Held {
     pub live: usize,
     /// The system prompt.
     pub system: usize,
+    /// The last turns kept by `keep_recent` (those not live).
+    pub recent: usize,
     /// Quiescent turns that cannot leave without splitting a call from its result held by a
     /// live turn, or that lie between live turns too few to matter: everything else not in a
     /// compactable range.
@@ -218,6 +224,8 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
             held.live += tokens[t];
         } else if turn.role == Role::System {
             held.system += tokens[t];
+        } else if t + opts.keep_recent >= n {
+            held.recent += tokens[t];
         } else {
             movable[t] = true;
         }
@@ -228,7 +236,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
         .iter()
         .map(|&(s, e)| tokens[s..=e].iter().sum::<usize>())
         .sum();
-    held.other = tokens_before - held.live - held.system - in_range;
+    held.other = tokens_before - held.live - held.system - held.recent - in_range;
 
     // Shedding: identical tool outputs in the window.
     let groups = duplicate_outputs(traj, tokens, start, pointer_tokens);

@@ -1395,3 +1395,57 @@ fn a_reversible_probe_writes_a_whole_probe_record() {
         "{text}"
     );
 }
+
+/// `keep_recent`: the last turns of the window stay, quiescent or not; a budget that needs them
+/// is refused, and the refusal says the recent turns hold the tokens.
+#[test]
+fn the_recent_turns_kept_are_never_compacted() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/fixtures/codex/legacy-shell-output.jsonl");
+    let a = &load(&path)[0];
+    let n = a.trajectory.turns.len();
+    let keep = 3;
+    let opts = |budget: usize, keep_recent: usize| PlanOptions {
+        keep_recent,
+        ..PlanOptions::new(budget)
+    };
+    // The least each can reach (a budget of 0 is refused, and says it).
+    let (floor, floor_kept) = (
+        a.plan(&opts(0, 0)).tokens_after,
+        a.plan(&opts(0, keep)).tokens_after,
+    );
+    // Without it the tightest plan reaches the last turns; with it, never.
+    let loose = a.plan(&opts(floor, 0));
+    assert_eq!(loose.status, PlanStatus::Planned);
+    assert!(
+        loose.compact.iter().any(|c| c.turns.1 + keep >= n),
+        "{loose:?}"
+    );
+    let kept = a.plan(&opts(floor_kept, keep));
+    assert_eq!(kept.status, PlanStatus::Planned);
+    assert!(
+        kept.compact.iter().all(|c| c.turns.1 + keep < n),
+        "{kept:?}"
+    );
+    // The tokens they hold are those of the recent turns not live, not the system prompt.
+    let recent: usize = (n - keep..n)
+        .filter(|&t| {
+            a.analysis.turns[t].verdict == Verdict::Quiescent
+                && a.trajectory.turns[t].role != trajlint::model::Role::System
+        })
+        .map(|t| a.analysis.tokens[t])
+        .sum();
+    assert!(recent > 0 && floor_kept > floor);
+    assert_eq!((kept.held.recent, loose.held.recent), (recent, 0));
+    // Between the two floors: planned without them, refused with them.
+    let refused = a.plan(&opts(floor, keep));
+    assert_eq!(refused.status, PlanStatus::Refused);
+    let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args(["plan", "--budget", &floor.to_string(), "--keep-recent", "3"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("the recent turns kept"), "{text}");
+}

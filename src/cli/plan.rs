@@ -27,6 +27,10 @@ pub struct PlanArgs {
     /// Tokens to reserve for the summary of each compacted range.
     #[arg(long, value_name = "TOKENS", default_value_t = 0)]
     pub summary_tokens: usize,
+    /// Never compact the last N turns of the window, quiescent or not (the request the agent
+    /// is answering and what follows it).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub keep_recent: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
@@ -41,6 +45,7 @@ pub fn run(args: &PlanArgs) -> ExitCode {
     let opts = PlanOptions {
         budget: args.budget,
         summary_tokens: args.summary_tokens,
+        keep_recent: args.keep_recent,
     };
     let plan = trajlint::plan::plan(l.traj(), &l.analysis, &opts);
     let out = match args.format {
@@ -168,6 +173,7 @@ fn text(l: &Loaded, plan: &Plan) -> String {
             let held = [
                 (plan.held.live, "live turns"),
                 (plan.held.system, "the system prompt"),
+                (plan.held.recent, "the recent turns kept"),
                 (plan.held.other, "turns bound to live ones"),
             ];
             let what: Vec<&str> = held
@@ -202,8 +208,8 @@ fn text(l: &Loaded, plan: &Plan) -> String {
             }
             let _ = writeln!(
                 s,
-                "  held: {} live, {} system prompt, {} other (bound to live turns by a call/result pair)",
-                plan.held.live, plan.held.system, plan.held.other
+                "  held: {} live, {} system prompt, {} recent (--keep-recent), {} other (bound to live turns by a call/result pair)",
+                plan.held.live, plan.held.system, plan.held.recent, plan.held.other
             );
             if !plan.blocking.is_empty() {
                 let _ = writeln!(s, "blocking facts (most tokens held first):");
