@@ -313,6 +313,9 @@ pub struct Summary {
     settled: Vec<bool>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
+    /// A family's key (`@test`) by the stem of its name (`test`): a term that names a family is
+    /// said by any word of it ("pytest" says "tests").
+    named_families: HashMap<String, String>,
 }
 
 impl Summary {
@@ -333,6 +336,11 @@ impl Summary {
                 .or_default()
                 .extend(fams.iter().cloned());
         }
+        let named_families = family_stems
+            .values()
+            .flatten()
+            .map(|f| (stem(f), format!("@{f}")))
+            .collect();
         let mut postings: HashMap<String, Vec<u32>> = HashMap::default();
         let mut let_go: HashMap<String, Vec<u32>> = HashMap::default();
         let mut absence = Vec::with_capacity(clauses.len());
@@ -435,6 +443,7 @@ impl Summary {
             absence,
             settled,
             family_stems,
+            named_families,
         }
     }
 
@@ -510,7 +519,13 @@ impl Summary {
     fn places(&self, keys: &[String], absence: bool, heed_let_go: bool) -> HashMap<u32, u64> {
         let mut per: HashMap<u32, u64> = HashMap::default();
         for (k, key) in keys.iter().take(MAX_TERMS).enumerate() {
-            if let Some((as_key, p)) = self.indexed_as(key) {
+            // A term naming an action family is said by any word of it too: "Must run pytest"
+            // names the tests. (Not a family key itself, nor a verbatim one.)
+            let family = self.named_families.get(key.as_str());
+            for key in std::iter::once(key).chain(family) {
+                let Some((as_key, p)) = self.indexed_as(key) else {
+                    continue;
+                };
                 // (Both ascending: one walk along the two.)
                 let mut gone = heed_let_go
                     .then(|| self.let_go.get(as_key.as_ref()))
@@ -1696,6 +1711,9 @@ mod tests {
             &["test", "@test", "@verify", "@reproduce"],
         );
         assert!(probe(&f, "Pending:\n- run the tests\n").carried);
+        // A tool of the family the term names says the term: pytest runs tests.
+        assert!(probe(&f, "Must run pytest after the fix.\n").carried);
+        assert!(!probe(&f, "Must run the linter after the fix.\n").carried);
         // "Tests" names the test family itself: no action apart from the object.
         assert!(!probe(&f, "- Tests: 43 passed\n").carried);
         // A single generic word is not enough for any summary.
