@@ -95,6 +95,15 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
             );
             return ExitCode::from(2);
         }
+        // (Probed all the same: the check is the caller's to ask; but the agent no longer
+        // sees those turns, so no compaction of them is due.)
+        let window = trajlint::plan::window_start(l.traj());
+        if a < window {
+            eprintln!(
+                "warning: --turns {a}..{b}: {} trajectory {}: turns before {window} lie before the latest compaction: the agent no longer sees them",
+                l.source.name, l.index
+            );
+        }
     }
     if args.reversible {
         if args.summary.is_some() {
