@@ -37,7 +37,8 @@
 //! not carry an obligation about `spotter-fum.3`. In a null result's text identifiers count as
 //! terms but are not required (a failure message's version or line number is incidental).
 //!
-//! A place is a unit of the summary (a line, or a sentence of a line longer than 200 bytes); for
+//! A place is a unit of the summary (a line, or a sentence of a line longer than 200 bytes), with
+//! the heading, list item or colon line it is listed under (whose "Completed" marks it done); for
 //! null results, a clause of a unit (split at commas and brackets, where a summary lists things,
 //! and at sentence ends), so that the word of absence is about the terms next to it. Words match on stems
 //! ([`crate::extract::words::stem`]), case-insensitively; derived words also on their root
@@ -308,9 +309,13 @@ pub struct Summary {
     /// Per clause: it holds a word of absence or failure.
     absence: Vec<bool>,
     /// Per unit: it says what it names is done, and nothing in it is still to do, negated or
-    /// wished for ("Updated the docs.", "[DONE] Rerun the tests"): it carries no open
-    /// obligation.
+    /// wished for ("Updated the docs.", "[DONE] Rerun the tests"), itself or by the heading or
+    /// item it is listed under ("## Completed"): it carries no open obligation.
     settled: Vec<bool>,
+    /// Per unit: the heading, list item or line ending in a colon it is listed under
+    /// ("- Tests" over "  - run them after the fix"): a place is the unit with what it is
+    /// listed under.
+    parent: Vec<Option<u32>>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
     /// A family's key (`@test`) by the stem of its name (`test`): a term that names a family is
@@ -423,17 +428,19 @@ impl Summary {
                     || lex.not_found.find_from(clause, 0).any(outside),
             );
         }
-        let settled = units
-            .iter()
-            .map(|&(s, e)| {
-                let unit = &text[s..e];
-                (lex.done.is_match(unit)
-                    || lex.reported.is_match(unit)
-                    || lex.done_passive.is_match(unit))
-                    && !lex.pending.is_match(unit)
-                    && !lex.not_done.is_match(unit)
-            })
-            .collect();
+        let parent = list_parents(text, &units);
+        let mut settled: Vec<bool> = Vec::with_capacity(units.len());
+        for (u, &(s, e)) in units.iter().enumerate() {
+            let unit = &text[s..e];
+            let done = lex.done.is_match(unit)
+                || lex.reported.is_match(unit)
+                || lex.done_passive.is_match(unit);
+            // (Parents come first: a heading's word reaches every item under it.)
+            let under_done = parent[u].is_some_and(|p| settled[p as usize]);
+            settled.push(
+                (done || under_done) && !lex.pending.is_match(unit) && !lex.not_done.is_match(unit),
+            );
+        }
         Summary {
             text: text.to_string(),
             units,
@@ -442,6 +449,7 @@ impl Summary {
             let_go,
             absence,
             settled,
+            parent,
             family_stems,
             named_families,
         }
@@ -547,6 +555,21 @@ impl Summary {
                         self.clauses[c as usize].2
                     };
                     *per.entry(place).or_default() |= 1u64 << k;
+                }
+            }
+        }
+        if !absence {
+            // A unit holds what it is listed under: "- Tests" / "  - run them after the fix".
+            // (Parents first: a grandparent's keys reach through a parent that holds any.)
+            let mut listed: Vec<u32> = per
+                .keys()
+                .copied()
+                .filter(|&u| self.parent[u as usize].is_some())
+                .collect();
+            listed.sort_unstable();
+            for u in listed {
+                if let Some(&m) = self.parent[u as usize].and_then(|p| per.get(&p)) {
+                    *per.entry(u).or_default() |= m;
                 }
             }
         }
@@ -668,6 +691,54 @@ fn split_units(text: &str) -> Vec<(usize, usize)> {
     }
     if line_start < b.len() {
         push_line(line_start, b.len(), &mut out);
+    }
+    out
+}
+
+/// Per unit, what it is listed under: for a list item (`-`, `*`, `+`, `1.`), the nearest item
+/// before it indented less, else the line ending in a colon or the heading (`#`) it follows. A
+/// line of prose between ends a list. Linear: a stack of the items open.
+fn list_parents(text: &str, units: &[(usize, usize)]) -> Vec<Option<u32>> {
+    let mut out = Vec::with_capacity(units.len());
+    // Open items and colon lines, (indent, unit); a colon line counts as indented one less.
+    let mut open: Vec<(isize, u32)> = Vec::new();
+    let mut heading: Option<u32> = None;
+    for (u, &(s, e)) in units.iter().enumerate() {
+        let u = u as u32;
+        // (A sentence of a long line that does not open it is no item.)
+        if s > 0 && text.as_bytes()[s - 1] != b'\n' {
+            out.push(None);
+            continue;
+        }
+        let line = &text[s..e];
+        let body = line.trim_start();
+        let indent = line[..line.len() - body.len()]
+            .chars()
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum::<isize>();
+        let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+        let item = body.starts_with(['-', '*', '+']) && body[1..].starts_with(' ')
+            || digits > 0
+                && body[digits..].starts_with([')', '.'])
+                && body[digits + 1..].starts_with(' ');
+        if body.starts_with('#') {
+            out.push(None);
+            open.clear();
+            heading = Some(u);
+        } else if item {
+            while open.last().is_some_and(|&(i, _)| i >= indent) {
+                open.pop();
+            }
+            out.push(open.last().map(|&(_, p)| p).or(heading));
+            open.push((indent, u));
+        } else if body.trim_end().ends_with(':') {
+            out.push(heading);
+            open.clear();
+            open.push((indent - 1, u));
+        } else {
+            out.push(None);
+            open.clear();
+        }
     }
     out
 }
@@ -1711,6 +1782,26 @@ mod tests {
             &["test", "@test", "@verify", "@reproduce"],
         );
         assert!(probe(&f, "Pending:\n- run the tests\n").carried);
+        // A list item holds what it is listed under, and is done under a heading that says so.
+        for (summary, carried) in [
+            ("- Tests\n  - run them after the fix\n", true),
+            ("Pending:\n- run them after the fix\n", false),
+            ("## Tests\n- run them after the fix\n", true),
+            ("## Completed\n- Run the tests after the fix\n", false),
+            ("## Next\n- Run the tests after the fix\n", true),
+            (
+                "## Done\n- Fixed the parser\n\n## Still to do\n- run the tests\n",
+                true,
+            ),
+            // A line of prose ends the list: what follows is not listed under it.
+            (
+                "- Tests\nThe parser is fine.\n  - run them after the fix\n",
+                false,
+            ),
+        ] {
+            let c = probe(&f, summary);
+            assert_eq!(c.carried, carried, "{summary:?}: {}", c.why);
+        }
         // A tool of the family the term names says the term: pytest runs tests.
         assert!(probe(&f, "Must run pytest after the fix.\n").carried);
         assert!(!probe(&f, "Must run the linter after the fix.\n").carried);
@@ -2041,6 +2132,33 @@ mod tests {
         f.status = Status::Bound;
         assert!(probe(&f, "Booked flight HAT072.").carried);
         assert!(!probe(&f, "Booked flight HAT073.").carried);
+    }
+
+    #[test]
+    fn what_each_line_is_listed_under() {
+        let text = "# Work\n1. Parser:\n   - fixed\n     * tested\n   - docs\n2. CLI\nProse.\n- loose\nTodo:\n- a\n\t- b\n";
+        let units = split_units(text);
+        let lines: Vec<&str> = units.iter().map(|&(s, e)| &text[s..e]).collect();
+        let parents: Vec<Option<&str>> = list_parents(text, &units)
+            .into_iter()
+            .map(|p| p.map(|p| lines[p as usize].trim()))
+            .collect();
+        assert_eq!(
+            parents,
+            [
+                None,
+                Some("# Work"),
+                Some("1. Parser:"),
+                Some("- fixed"),
+                Some("1. Parser:"),
+                Some("# Work"),
+                None,
+                Some("# Work"),
+                Some("# Work"),
+                Some("Todo:"),
+                Some("- a"),
+            ]
+        );
     }
 
     #[test]
