@@ -34,8 +34,9 @@ pub struct PlanOptions {
     pub budget: usize,
     /// Tokens a summary of one compacted range will take (reserved per range; default 0).
     pub summary_tokens: usize,
-    /// The last turns of the window that stay as they are, quiescent or not (the request the
-    /// agent is answering, the results it is reading; default 0: any quiescent turn may go).
+    /// The last turns of the window that are never compacted, quiescent or not (the request the
+    /// agent is answering, the results it is reading; default 0: any quiescent turn may go). An
+    /// output among them repeated verbatim may still be shed to a pointer to its copy.
     pub keep_recent: usize,
 }
 
@@ -224,7 +225,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
             held.live += tokens[t];
         } else if turn.role == Role::System {
             held.system += tokens[t];
-        } else if t + opts.keep_recent >= n {
+        } else if n - t <= opts.keep_recent {
             held.recent += tokens[t];
         } else {
             movable[t] = true;

@@ -71,7 +71,7 @@ const MAX_TERMS: usize = 64;
 /// Words that say something was absent or failed, as a summary writes them ("does not exist",
 /// "No files found", "failed with exit code 128", "missing", "rejected", "interrupted"). The
 /// lexicon's `null_result.not_found` patterns count too.
-pub const ABSENCE: &str = r"(?i)\b(?:not (?:in|found|exist\w*|there|present|available|installed|defined|supported|work\w*|possible|allowed|recogni[sz]ed|committed|set|pass\w*)|no such|nothing|none|no|empty|missing|absent|undefined|unknown|doesn't|does not|didn't|did not|don't|do not|isn't|is not|aren't|are not|wasn't|was not|weren't|can't|cannot|couldn't|could not|won't|hasn't|haven't|fail\w*|errors?|errored|exception|traceback|crash\w*|broken|denied|rejected|refused|interrupt\w*|cancel\w*|timed out|timeout|unavailable|invalid|unable|unsupported|blocked|abort\w*|fatal|ambiguous|unresolved|404|403|500|non-?zero|exit (?:code|status) [1-9]\d*)\b";
+pub const ABSENCE: &str = r"(?i)\b(?:not (?:found|exist\w*|there|present|available|installed|defined|supported|work\w*|possible|allowed|recogni[sz]ed|committed|set|pass\w*)|no such|nothing|none|no|empty|missing|absent|undefined|unknown|doesn't|does not|didn't|did not|don't|do not|isn't|is not|aren't|are not|wasn't|was not|weren't|can't|cannot|couldn't|could not|won't|hasn't|haven't|fail\w*|errors?|errored|exception|traceback|crash\w*|broken|denied|rejected|refused|interrupt\w*|cancel\w*|timed out|timeout|unavailable|invalid|unable|unsupported|blocked|abort\w*|fatal|ambiguous|unresolved|404|403|500|non-?zero|exit (?:code|status) [1-9]\d*)\b";
 
 /// (ASCII classes, as the lexicon's: a Unicode `\b` sends the search off the fast automaton.)
 fn absence_regex() -> &'static regex::Regex {
@@ -327,9 +327,15 @@ impl Summary {
     /// Indexes `text` (linear in its length).
     pub fn new(text: &str, lex: &Lexicon) -> Summary {
         let units = split_units(text);
+        let search: HashSet<String> = SEARCH_WORDS
+            .iter()
+            .map(|w| stem(w))
+            .chain(lex.retrieve_words.iter().map(|w| stem(w)))
+            .collect();
+        let ends_the_search = |sentence: &str| says_only_absence(sentence, &search);
         let mut clauses: Vec<(usize, usize, u32)> = Vec::new();
         for (u, &(s, e)) in units.iter().enumerate() {
-            for (cs, ce) in split_clauses(&text[s..e]) {
+            for (cs, ce) in split_clauses(&text[s..e], &ends_the_search) {
                 clauses.push((s + cs, s + ce, u as u32));
             }
         }
@@ -748,9 +754,10 @@ fn list_parents(text: &str, units: &[(usize, usize)]) -> Vec<Option<u32>> {
 /// clause, and where a sentence ends ("Found a match in config/app.toml. Deployment failed."),
 /// so that a word of absence is about its own sentence. A piece that continues the one before
 /// it stays joined to it: after a comma, a subordinate or pronoun ("config.yaml, which does not
-/// exist"); after a sentence end, a few words that say only that it was absent or failed ("No
-/// matches.", "It failed."). Never empty: a unit without a split is one clause.
-fn split_clauses(unit: &str) -> Vec<(usize, usize)> {
+/// exist"); after a sentence end, one that says only how the search before it ended
+/// (`ends_the_search`: "No matches.", "The grep returned no matches."). Never empty: a unit
+/// without a split is one clause.
+fn split_clauses(unit: &str, ends_the_search: &dyn Fn(&str) -> bool) -> Vec<(usize, usize)> {
     const CONTINUES: [&str; 12] = [
         "which", "that", "it", "this", "but", "so", "because", "since", "as", "and it", "and so",
         "yet",
@@ -773,7 +780,7 @@ fn split_clauses(unit: &str) -> Vec<(usize, usize)> {
                         .next()
                         .is_none_or(|c| !c.is_alphanumeric())
             }),
-            b'.' => says_only_absence(&piece),
+            b'.' => ends_the_search(&piece),
             _ => false,
         };
         match out.last_mut() {
@@ -808,25 +815,60 @@ fn ends_a_sentence(b: &[u8], i: usize) -> bool {
     }
 }
 
-/// A sentence of at most four words that opens on a word of absence or a pronoun and names
-/// nothing else ("No matches.", "Not found.", "It failed."): it says how the sentence before
-/// it ended. ("Nothing else to report." speaks of something else.)
-fn says_only_absence(sentence: &str) -> bool {
-    let words: Vec<&str> = sentence
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let opens = absence_regex()
-        .find(sentence.trim_start())
-        .is_some_and(|m| m.start() == 0)
-        || words
-            .first()
-            .is_some_and(|w| matches!(*w, "it" | "they" | "this" | "that" | "which"));
-    opens
-        && words.len() <= 4
-        && !words
-            .iter()
-            .any(|w| matches!(*w, "else" | "other" | "another" | "otherwise"))
+/// Words a sentence may hold, besides words of absence and function words, and still say only
+/// how the search before it ended ("The grep returned no matches.", "Grep output was empty.",
+/// "There is no such setting.", "It doesn't exist."); the lexicon's `retrieve_words` count too.
+const SEARCH_WORDS: [&str; 26] = [
+    "output",
+    "result",
+    "match",
+    "hit",
+    "entry",
+    "return",
+    "came",
+    "back",
+    "anywhere",
+    "setting",
+    "value",
+    "occurrence",
+    "reference",
+    "file",
+    "line",
+    "such",
+    "there",
+    "it",
+    "all",
+    "turned",
+    "exist",
+    "defined",
+    "set",
+    "present",
+    "available",
+    "installed",
+];
+
+/// A sentence that holds a word of absence and, in at most eight words, nothing but words of
+/// absence, function words and `search` words (stems): it says how the sentence before it
+/// ended. ("Deployment failed." names something else, as does "Nothing else to report.")
+fn says_only_absence(sentence: &str, search: &HashSet<String>) -> bool {
+    let lower = sentence.to_lowercase();
+    let mut rest = lower.clone();
+    let mut any = false;
+    for m in absence_regex().find_iter(&lower) {
+        any = true;
+        rest.replace_range(m.range(), &" ".repeat(m.len()));
+    }
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    any && words(&lower).len() <= 8
+        && words(&rest).iter().all(|w| {
+            !matches!(w.as_str(), "else" | "other" | "another" | "otherwise")
+                && (is_stopword(w) || search.contains(&stem(w)))
+        })
 }
 
 /// Words as written, with `-`, `.`, `_` and `#` kept inside them (UUIDs, `HAT-072`, `v1.5.0`,
@@ -1849,6 +1891,8 @@ mod tests {
             "The tests were not run after the fix yet.",
             "Run the tests after the fix.",
             "The tests were failing before the fix; run them after it.",
+            "Running the tests was deferred until after the fix.",
+            "The test run was postponed after the fix.",
         ] {
             let c = probe(&tests, line);
             assert!(c.carried, "{line}: {}", c.why);
@@ -2093,17 +2137,23 @@ mod tests {
             "Searched config/ for TIMEZONE: found a match in config/app.toml. Deployment failed.",
             "TIMEZONE exists in config/ and matches. Nothing else to report.",
             "TIMEZONE is set in config/! The deploy failed for another reason.",
+            // Found elsewhere is no absence.
+            "TIMEZONE is set in config/app.toml and not in the environment.",
         ] {
             let c = probe(&f, line);
             assert!(!c.carried, "{line}: {}", c.why);
         }
-        // A short sentence saying only how the one before ended is about it.
+        // A sentence saying only how the search before it ended is about it.
         for line in [
             "Searched config/ for TIMEZONE. No matches.",
             "Grepped config/ for TIMEZONE. Not found.",
             "Looked for TIMEZONE in config/. It does not exist.",
-            "TIMEZONE: not in config/ (no matches found).",
             "TIMEZONE is not set in config/; using the default.",
+            "Searched config/ for TIMEZONE. The grep returned no matches.",
+            "Searched config/ for TIMEZONE. Grep output was empty.",
+            "Looked in config/ for TIMEZONE. There is no such setting.",
+            "Checked config/ for TIMEZONE. It is not defined anywhere.",
+            "Searched config/ for TIMEZONE. No results for it at all.",
         ] {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);
@@ -2163,16 +2213,26 @@ mod tests {
 
     #[test]
     fn splitting() {
+        let search: HashSet<String> = SEARCH_WORDS.iter().map(|w| stem(w)).collect();
         let long = "a".repeat(50) + ". " + &"b".repeat(200) + ". tail";
         assert_eq!(split_units(&format!("one\n\n{long}\n")).len(), 4);
         let u = "x (a, b) — c - d";
-        let parts: Vec<&str> = split_clauses(u).iter().map(|&(s, e)| &u[s..e]).collect();
+        let parts: Vec<&str> = split_clauses(u, &|p| says_only_absence(p, &search))
+            .iter()
+            .map(|&(s, e)| &u[s..e])
+            .collect();
         assert_eq!(parts, vec!["x ", "a", " b", " — c - d"]);
         let u = "- config.yaml, which does not exist, and x";
-        let parts: Vec<&str> = split_clauses(u).iter().map(|&(s, e)| &u[s..e]).collect();
+        let parts: Vec<&str> = split_clauses(u, &|p| says_only_absence(p, &search))
+            .iter()
+            .map(|&(s, e)| &u[s..e])
+            .collect();
         assert_eq!(parts, vec!["- config.yaml, which does not exist", " and x"]);
         let u = "Read app.toml, e.g. the port. Deploy failed! Not found; No. Done? yes";
-        let parts: Vec<&str> = split_clauses(u).iter().map(|&(s, e)| &u[s..e]).collect();
+        let parts: Vec<&str> = split_clauses(u, &|p| says_only_absence(p, &search))
+            .iter()
+            .map(|&(s, e)| &u[s..e])
+            .collect();
         assert_eq!(
             parts,
             vec![

@@ -1456,6 +1456,7 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
     .unwrap();
     // An empty file is said to be empty, as when it is named.
     std::fs::write(dir.join("logs/new.jsonl"), "\n").unwrap();
+    std::fs::write(dir.join("logs/marked.jsonl"), "\u{feff}\n").unwrap();
     for command in ["check", "annotate"] {
         let r = trajlint(&[command, "logs"], &dir, None);
         assert_ne!(r.code, 2, "{command}: {}", r.stderr);
@@ -1468,12 +1469,14 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
                 r.stderr
             );
         }
-        assert!(
-            r.stderr
-                .contains("new.jsonl: warning: skipped: the file is empty"),
-            "{command}: {}",
-            r.stderr
-        );
+        for empty in ["new.jsonl", "marked.jsonl"] {
+            assert!(
+                r.stderr
+                    .contains(&format!("{empty}: warning: skipped: the file is empty")),
+                "{command}: {}",
+                r.stderr
+            );
+        }
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
     for (fixture, cut) in [
@@ -1644,7 +1647,7 @@ fn links_and_standard_input_are_the_files_they_name() {
         r.stderr
             .contains("no trajectory log found under runs/scratch")
             && r.stderr
-                .contains("1 files found are excluded by `exclude` in")
+                .contains("1 file found is excluded by `exclude` in")
             && r.stderr.contains("trajlint.toml"),
         "{}",
         r.stderr

@@ -1399,7 +1399,7 @@ fn a_reversible_probe_writes_a_whole_probe_record() {
         .unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(
-        text.contains("1 live facts") && text.contains("completions"),
+        text.contains("1 live fact\n") && text.contains("completions"),
         "{text}"
     );
 }
@@ -1456,4 +1456,10 @@ fn the_recent_turns_kept_are_never_compacted() {
     assert_eq!(out.status.code(), Some(3));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("the recent turns kept"), "{text}");
+    // However many: every turn not live is kept (no overflow).
+    let all = a.plan(&opts(0, usize::MAX));
+    assert_eq!(
+        all.held.recent + all.held.live + all.held.system,
+        all.tokens_before
+    );
 }

@@ -362,7 +362,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     // (Said when nothing is left to check: a gate whose config excludes all it is given.)
     let excluded_by = config.file.as_ref().filter(|_| excluded > 0).map(|f| {
         format!(
-            "; {excluded} files found are excluded by `exclude` in {}",
+            "; {excluded} file{} found {} excluded by `exclude` in {}",
+            if excluded == 1 { "" } else { "s" },
+            if excluded == 1 { "is" } else { "are" },
             f.display()
         )
     });

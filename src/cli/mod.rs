@@ -268,7 +268,9 @@ fn is_log_name(path: &std::path::Path) -> bool {
 
 /// Why a walked file is skipped as no log: empty, or of no format known.
 pub fn skipped_why(report: &FileReport) -> &'static str {
-    if report.source.bytes.iter().all(u8::is_ascii_whitespace) {
+    let bytes = &report.source.bytes;
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if text.iter().all(u8::is_ascii_whitespace) {
         "the file is empty"
     } else {
         "no known log format matches this file"

@@ -28,7 +28,7 @@ pub struct PlanArgs {
     #[arg(long, value_name = "TOKENS", default_value_t = 0)]
     pub summary_tokens: usize,
     /// Never compact the last N turns of the window, quiescent or not (the request the agent
-    /// is answering and what follows it).
+    /// is answering and what follows it; a repeated output among them may still be shed).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub keep_recent: usize,
     /// Output format.

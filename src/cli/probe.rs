@@ -197,9 +197,10 @@ fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
         }
         ProbeFormat::Text => {
             let mut s = format!(
-                "{}: turns {a}..{b}: reversible compaction: the original stays addressable, so condition 5 is satisfied without a probe; {} live facts\n",
+                "{}: turns {a}..{b}: reversible compaction: the original stays addressable, so condition 5 is satisfied without a probe; {} live fact{}\n",
                 trajlint::report::visible_name(&l.source.name),
-                live.len()
+                live.len(),
+                if live.len() == 1 { "" } else { "s" }
             );
             for &id in &live {
                 let _ = writeln!(s, "  live    {}", fact_line(l, id));
