@@ -40,8 +40,8 @@
 //! A place is a unit of the summary (a line, or a sentence of a line longer than 200 bytes), with
 //! the heading, list item or colon line it is listed under (whose "Completed" marks it done); for
 //! null results, a clause of a unit (split at commas and brackets, where a summary lists things,
-//! and at sentence ends), so that the word of absence is about the terms next to it. Words match on stems
-//! ([`crate::extract::words::stem`]), case-insensitively; derived words also on their root
+//! and at sentence ends), so that the word of absence is about the terms next to it. Words match
+//! on stems ([`crate::extract::words::stem`]), case-insensitively; derived words also on their root
 //! ("implementation" meets "implement"); long words also on their first seven letters
 //! ("compatibility" meets "compatible"); the summary's camel-case words also as their parts
 //! (`AnnotationMessageRef` holds `annotation`, `message`, `ref`).
@@ -2214,27 +2214,24 @@ mod tests {
     #[test]
     fn splitting() {
         let search: HashSet<String> = SEARCH_WORDS.iter().map(|w| stem(w)).collect();
+        let clauses = |u: &'static str| -> Vec<&'static str> {
+            split_clauses(u, &|p| says_only_absence(p, &search))
+                .iter()
+                .map(|&(s, e)| &u[s..e])
+                .collect()
+        };
         let long = "a".repeat(50) + ". " + &"b".repeat(200) + ". tail";
         assert_eq!(split_units(&format!("one\n\n{long}\n")).len(), 4);
-        let u = "x (a, b) — c - d";
-        let parts: Vec<&str> = split_clauses(u, &|p| says_only_absence(p, &search))
-            .iter()
-            .map(|&(s, e)| &u[s..e])
-            .collect();
-        assert_eq!(parts, vec!["x ", "a", " b", " — c - d"]);
-        let u = "- config.yaml, which does not exist, and x";
-        let parts: Vec<&str> = split_clauses(u, &|p| says_only_absence(p, &search))
-            .iter()
-            .map(|&(s, e)| &u[s..e])
-            .collect();
-        assert_eq!(parts, vec!["- config.yaml, which does not exist", " and x"]);
-        let u = "Read app.toml, e.g. the port. Deploy failed! Not found; No. Done? yes";
-        let parts: Vec<&str> = split_clauses(u, &|p| says_only_absence(p, &search))
-            .iter()
-            .map(|&(s, e)| &u[s..e])
-            .collect();
         assert_eq!(
-            parts,
+            clauses("x (a, b) — c - d"),
+            vec!["x ", "a", " b", " — c - d"]
+        );
+        assert_eq!(
+            clauses("- config.yaml, which does not exist, and x"),
+            vec!["- config.yaml, which does not exist", " and x"]
+        );
+        assert_eq!(
+            clauses("Read app.toml, e.g. the port. Deploy failed! Not found; No. Done? yes"),
             vec![
                 "Read app.toml",
                 " e.g. the port.",
