@@ -254,9 +254,8 @@ fn fixtures() -> Vec<PathBuf> {
     files
 }
 
-/// Mutates each file `mutants()` times; returns the (file, seed, message) of every failure.
-fn failures(files: &[PathBuf], salt: u64) -> Vec<String> {
-    let lex = Lexicon::builtin();
+/// Every rule of the catalogue, as `--select ALL` runs them.
+fn every_rule() -> Vec<ActiveRule> {
     let cat = Catalogue::builtin();
     let all = SelectionLayer {
         select: Some(vec!["ALL".into()]),
@@ -264,9 +263,24 @@ fn failures(files: &[PathBuf], salt: u64) -> Vec<String> {
         ignore: Vec::new(),
         severity: Vec::new(),
     };
-    let rules = Selection::resolve(cat, &[all])
+    Selection::resolve(cat, &[all])
         .expect("ALL")
-        .active(cat, &[]);
+        .active(cat, &[])
+}
+
+/// What a caught panic said.
+fn message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// Mutates each file `mutants()` times; returns the (file, seed, message) of every failure.
+fn failures(files: &[PathBuf], salt: u64) -> Vec<String> {
+    let lex = Lexicon::builtin();
+    let rules = every_rule();
     let mut out = Vec::new();
     let mutants = mutants();
     for (k, path) in files.iter().enumerate() {
@@ -279,12 +293,11 @@ fn failures(files: &[PathBuf], salt: u64) -> Vec<String> {
                 _ => reshape(&original, rng).unwrap_or_else(|| mutate(&original, rng)),
             };
             if let Err(e) = catch_unwind(AssertUnwindSafe(|| run(mutant, &lex, &rules))) {
-                let msg = e
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                out.push(format!("{} (seed {seed}): {msg}", path.display()));
+                out.push(format!(
+                    "{} (seed {seed}): {}",
+                    path.display(),
+                    message(&*e)
+                ));
             }
         }
     }
@@ -367,16 +380,7 @@ fn user_lexicon_patterns_of_any_shape_never_panic() {
         let path = root.join("corpus/fixtures").join(f);
         inputs.push((f.to_string(), std::fs::read(path).expect("fixture")));
     }
-    let cat = Catalogue::builtin();
-    let all = SelectionLayer {
-        select: Some(vec!["ALL".into()]),
-        extend_select: Vec::new(),
-        ignore: Vec::new(),
-        severity: Vec::new(),
-    };
-    let rules = Selection::resolve(cat, &[all])
-        .expect("ALL")
-        .active(cat, &[]);
+    let rules = every_rule();
     let mut failed = Vec::new();
     for list in &lists {
         for pattern in [r"'(?s).*'", r"'\s+'", "''"] {
@@ -387,12 +391,7 @@ fn user_lexicon_patterns_of_any_shape_never_panic() {
             for (name, bytes) in &inputs {
                 let run = catch_unwind(AssertUnwindSafe(|| run(bytes.clone(), &lex, &rules)));
                 if let Err(e) = run {
-                    let msg = e
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    failed.push(format!("{name} with {extra:?}: {msg}"));
+                    failed.push(format!("{name} with {extra:?}: {}", message(&*e)));
                 }
             }
         }

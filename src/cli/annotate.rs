@@ -48,11 +48,11 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
                 eprintln!("error: {e}");
                 failed = true;
             }
-            Ok(report) if walked && report.read.not_a_log => {
+            Ok(report) if walked && report.read.not_a_log.is_some() => {
                 eprintln!(
                     "{}: warning: skipped: {}",
                     report.source.name,
-                    super::skipped_why(&report)
+                    report.read.not_a_log.unwrap_or_default()
                 );
             }
             Ok(report) => {

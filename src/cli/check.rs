@@ -645,13 +645,9 @@ fn one_file(
 
     // Read diagnostics: errors and warnings (notes are for `annotate`).
     let mut diagnostics = String::new();
-    let not_a_log = report.read.not_a_log;
     let explicit = path.is_none_or(|p| plan.explicit.contains(p));
-    if not_a_log && !explicit {
-        diagnostics.push_str(&format!(
-            "{name}: warning: skipped: {}\n",
-            super::skipped_why(&report)
-        ));
+    if let Some(why) = report.read.not_a_log.filter(|_| !explicit) {
+        diagnostics.push_str(&format!("{name}: warning: skipped: {why}\n"));
         return Outcome {
             key: rel,
             diagnostics,

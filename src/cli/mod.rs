@@ -266,17 +266,6 @@ fn is_log_name(path: &std::path::Path) -> bool {
     ) || name.ends_with(".chat.history.md")
 }
 
-/// Why a walked file is skipped as no log: empty, or of no format known.
-pub fn skipped_why(report: &FileReport) -> &'static str {
-    let bytes = &report.source.bytes;
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if text.iter().all(u8::is_ascii_whitespace) {
-        "the file is empty"
-    } else {
-        "no known log format matches this file"
-    }
-}
-
 /// Why a run that read no log fails (exit 2): a gate pointed at the wrong directory must not
 /// pass having checked nothing.
 pub fn no_log_found(paths: &[PathBuf]) -> String {

@@ -58,9 +58,9 @@ pub struct ReadOutput {
     pub trajectories: Vec<Trajectory>,
     pub issues: Vec<ReadIssue>,
     /// The content is whole and no log (a `package.json`, an empty file): a directory's walk
-    /// skips it. A broken document no format can be told in is not this: it may be a cut-off
-    /// log, and a gate must not pass a run it did not see whole.
-    pub not_a_log: bool,
+    /// skips it, saying this why. A broken document no format can be told in is not this: it
+    /// may be a cut-off log, and a gate must not pass a run it did not see whole.
+    pub not_a_log: Option<&'static str>,
     /// Regions of the file whose content was read decompressed (a deflated ZIP entry): a
     /// position inside one is the whole region, no finer.
     pub compressed: Vec<Span>,
@@ -651,14 +651,14 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
             let mut out = ReadOutput::default();
             if bytes.iter().all(|b| b.is_ascii_whitespace()) {
                 out.error(Span::new(0, 0), "the file is empty");
-                out.not_a_log = true;
+                out.not_a_log = Some("the file is empty");
             } else if let Some(e) = document_cut_off(bytes, &shape) {
                 out.json_error(
                     e,
                     "not valid JSON, and no known log format can be told in it",
                 );
             } else {
-                out.not_a_log = true;
+                out.not_a_log = Some("no known log format matches this file");
                 out.issue(
                     Severity::Error,
                     Span::new(0, bytes.len().min(1)),
