@@ -195,6 +195,24 @@ pub fn tokens(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(move |w| (offset_in(text, w), w))
 }
 
+/// The runs of ASCII letters in `text`, left to right: what `text.split(|c: char|
+/// !c.is_ascii_alphabetic())` yields, without the empty pieces, read byte by byte (no byte of
+/// a character outside ASCII is a letter, so no run starts or ends inside one).
+pub fn ascii_letter_runs(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    let mut k = 0;
+    std::iter::from_fn(move || {
+        while k < b.len() && !b[k].is_ascii_alphabetic() {
+            k += 1;
+        }
+        let start = k;
+        while k < b.len() && b[k].is_ascii_alphabetic() {
+            k += 1;
+        }
+        (start < k).then(|| &text[start..k])
+    })
+}
+
 /// Where `part` (a sub-slice of `whole`) starts in it.
 pub fn offset_in(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
@@ -535,5 +553,18 @@ mod tests {
             c.contains("parser") && c.contains("pytest") && c.contains("test"),
             "{c:?}"
         );
+    }
+
+    proptest::proptest! {
+        /// The byte scan finds the runs the character split finds, multi-byte characters
+        /// and all.
+        #[test]
+        fn letter_runs_are_those_of_the_character_split(text in "[a-zA-Z0-9 _\\-éß€→\n]{0,40}") {
+            let split: Vec<&str> = text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| !w.is_empty())
+                .collect();
+            proptest::prop_assert_eq!(ascii_letter_runs(&text).collect::<Vec<_>>(), split);
+        }
     }
 }

@@ -119,16 +119,35 @@ fn without_condition(chunk: &str) -> &str {
         "determine",
         "know",
     ];
-    let cut = WHEN
-        .iter()
-        .filter_map(|w| chunk.find(w).map(|k| (k, *w)))
-        .filter(|&(k, w)| {
-            let before = chunk[..k].rsplit(' ').next().unwrap_or("");
-            !(w == " if " && ASKING.contains(&before.to_lowercase().as_str()))
-        })
-        .map(|(k, _)| k)
-        .min();
+    // (Only the first "if" is weighed: after "check if", a later "if" is part of the question.)
+    let mut first_if = true;
+    let cut = first_phrase(chunk, 0, &WHEN, |k, w| {
+        if w != " if " {
+            return true;
+        }
+        let before = chunk[..k].rsplit(' ').next().unwrap_or("");
+        std::mem::take(&mut first_if) && !ASKING.contains(&before.to_lowercase().as_str())
+    });
     cut.map_or(chunk, |k| &chunk[..k])
+}
+
+/// Where the first of `phrases` (each opening on a space) that `keep` accepts starts in
+/// `text`, from `from` on: one pass over the spaces instead of a search per phrase (chunks are
+/// short and many, and building a substring searcher cost more than the search).
+fn first_phrase(
+    text: &str,
+    from: usize,
+    phrases: &[&str],
+    mut keep: impl FnMut(usize, &str) -> bool,
+) -> Option<usize> {
+    let rest = text.as_bytes().get(from..)?;
+    memchr::memchr_iter(b' ', rest)
+        .map(|k| from + k)
+        .find(|&k| {
+            phrases
+                .iter()
+                .any(|&p| text.as_bytes()[k..].starts_with(p.as_bytes()) && keep(k, p))
+        })
 }
 
 const DETERMINERS: [&str; 8] = ["the", "a", "an", "its", "their", "all", "any", "my"];
@@ -274,16 +293,13 @@ fn catenative_before(text: &str, k: usize) -> bool {
 fn object_part(text: &str) -> &str {
     let lead = text.len() - text.trim_start().len();
     let after_verb = text.trim_start().find(' ').map_or(0, |k| lead + k + 1);
-    [" to ", " for ", " so ", " in order ", " with "]
-        .iter()
-        .filter_map(|&m| {
-            text[after_verb..]
-                .match_indices(m)
-                .map(|(k, _)| after_verb + k)
-                .find(|&k| m != " to " || !catenative_before(text, k))
-        })
-        .min()
-        .map_or(text, |k| &text[..k])
+    first_phrase(
+        text,
+        after_verb,
+        &[" to ", " for ", " so ", " in order ", " with "],
+        |k, m| m != " to " || !catenative_before(text, k),
+    )
+    .map_or(text, |k| &text[..k])
 }
 
 impl ChunkWords {
@@ -617,6 +633,32 @@ mod tests {
         assert_eq!(
             object_part("proceed with the cancellation"),
             "proceed with the cancellation"
+        );
+        // The earliest clause ends it, whichever word opens it.
+        assert_eq!(
+            object_part("add tests so the fix holds, with mocks for the parser"),
+            "add tests"
+        );
+    }
+
+    #[test]
+    fn a_condition_ends_the_action_unless_its_if_asks_a_question() {
+        assert_eq!(
+            without_condition("run the tests once the build is done if needed"),
+            "run the tests"
+        );
+        assert_eq!(
+            without_condition("deploy it if the checks pass"),
+            "deploy it"
+        );
+        // After "check", the first "if" opens what is checked; a later one is part of it.
+        assert_eq!(
+            without_condition("check if the build passes if time allows"),
+            "check if the build passes if time allows"
+        );
+        assert_eq!(
+            without_condition("check if it builds before the release"),
+            "check if it builds"
         );
     }
 

@@ -11,7 +11,9 @@
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
-use super::words::{is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence};
+use super::words::{
+    ascii_letter_runs, is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence,
+};
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::markdown::{is_fence_line, Fence};
 use crate::model::{EventKind, Role, SegmentKind, Trajectory, Turn};
@@ -935,7 +937,7 @@ fn remember(
         };
         for part in parts {
             // Runs of letters: a field name says its noun too (`payment_history`).
-            for w in part.split(|c: char| !c.is_ascii_alphabetic()) {
+            for w in ascii_letter_runs(part) {
                 if (3..=16).contains(&w.len()) && nouns.may_hold(w) {
                     lower.clear();
                     lower.push_str(w);
