@@ -57,7 +57,7 @@
 
 use crate::analysis::Analysis;
 use crate::extract::lexicon::Lexicon;
-use crate::extract::words::{is_stopword, stem, terms, tokens};
+use crate::extract::words::{ends_an_abbreviation, is_stopword, stem, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{Compaction, Role, Trajectory};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -792,7 +792,9 @@ fn split_clauses(unit: &str, ends_the_search: &dyn Fn(&str) -> bool) -> Vec<(usi
         if matches!(c, b',' | b'(' | b')' | b'[' | b']') {
             push(start, i, after, &mut out);
             (start, after) = (i + 1, c);
-        } else if ends_a_sentence(b, i) {
+        } else if ends_a_sentence(b, i)
+            && !(c == b'.' && ends_an_abbreviation(&unit[start..i], &unit[i + 1..]))
+        {
             push(start, i + 1, after, &mut out);
             (start, after) = (i + 1, b'.');
         }
@@ -805,7 +807,7 @@ fn split_clauses(unit: &str, ends_the_search: &dyn Fn(&str) -> bool) -> Vec<(usi
 }
 
 /// A sentence ends at `b[i]`: `!`, `?` or `;` before a space, or `.` before a space and a
-/// capital (not "e.g. the", not `app.toml`).
+/// capital (not "e.g. the", not `app.toml`; the caller also skips "e.g. The").
 fn ends_a_sentence(b: &[u8], i: usize) -> bool {
     let spaced = b.get(i + 1) == Some(&b' ');
     match b[i] {
@@ -2238,6 +2240,18 @@ mod tests {
                 " Deploy failed! Not found; No.",
                 " Done?",
                 " yes"
+            ]
+        );
+        // An abbreviation before a capital ends no sentence.
+        assert_eq!(
+            clauses(
+                "Searched the U.S. Mirror, i.e. The old host, for TIMEZONE: none. Deploy failed."
+            ),
+            vec![
+                "Searched the U.S. Mirror",
+                " i.e. The old host",
+                " for TIMEZONE: none.",
+                " Deploy failed."
             ]
         );
         assert_eq!(

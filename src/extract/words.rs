@@ -56,18 +56,8 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         {
             // "e.g. " and "1. " are not sentence ends.
             let before = &text[start..i];
-            let abbreviation = [
-                "e.g", "i.e", "etc", "vs", "Mr", "Dr", "St", "No", "cf", "approx",
-            ]
-            .iter()
-            .any(|a| {
-                before.ends_with(a)
-                    && before[..before.len() - a.len()]
-                        .chars()
-                        .next_back()
-                        .is_none_or(|c| !c.is_alphanumeric())
-            }) || (before.len() <= 2
-                && before.chars().all(|c| c.is_ascii_digit()));
+            let abbreviation = c == b'.' && ends_an_abbreviation(before, &text[i + 1..])
+                || before.len() <= 2 && before.chars().all(|c| c.is_ascii_digit());
             if !abbreviation {
                 push(&mut out, start, i + 1);
                 start = i + 1;
@@ -82,6 +72,25 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         push(&mut out, start, b.len());
     }
     out
+}
+
+/// Whether a period between `before` and `after` ends an abbreviation, not a sentence:
+/// "e.g.", "etc.", "Dr.", "No. 5", or a run of initials ("U.S."; a lone capital, "option A.",
+/// often ends one, as "No." before a word does).
+pub fn ends_an_abbreviation(before: &str, after: &str) -> bool {
+    const ABBREVIATIONS: [&str; 9] = ["e.g", "i.e", "etc", "vs", "Mr", "Dr", "St", "cf", "approx"];
+    let numbered = after.trim_start().starts_with(|c: char| c.is_ascii_digit());
+    let word_start = |w: &str| {
+        before[..before.len() - w.len()]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+    };
+    ABBREVIATIONS
+        .iter()
+        .chain(numbered.then_some(&"No"))
+        .any(|a| before.ends_with(a) && word_start(a))
+        || matches!(before.as_bytes(), [.., a, b'.', b] if a.is_ascii_uppercase() && b.is_ascii_uppercase())
 }
 
 /// Whether the period at `dot` ends a sentence whose next one starts right after it, with no
@@ -412,6 +421,31 @@ mod tests {
 
     fn texts(t: &str) -> Vec<&str> {
         sentences(t).iter().map(|s| &t[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn an_abbreviation_does_not_end_a_sentence_but_a_lone_capital_or_a_word_may() {
+        assert_eq!(
+            texts("Use a tool, e.g. Ruff, for it. The U.S. Army files are in No. 5 for now. Go with option B. No. It failed."),
+            vec![
+                "Use a tool, e.g. Ruff, for it.",
+                "The U.S. Army files are in No. 5 for now.",
+                "Go with option B.",
+                "No.",
+                "It failed."
+            ]
+        );
+        // Only a period ends an abbreviation: "etc!" and "No?" end their sentences.
+        assert_eq!(
+            texts("Did it work? No? Then retry. I said etc! Then left."),
+            vec![
+                "Did it work?",
+                "No?",
+                "Then retry.",
+                "I said etc!",
+                "Then left."
+            ]
+        );
     }
 
     #[test]
