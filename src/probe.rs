@@ -316,6 +316,9 @@ pub struct Summary {
     /// ("- Tests" over "  - run them after the fix"): a place is the unit with what it is
     /// listed under.
     parent: Vec<Option<u32>>,
+    /// Per unit: the clauses listed under it that say only how a search ended ("- TIMEZONE in
+    /// config/" over "  - nothing found"): each says it of what the unit names.
+    absent_under: Vec<Vec<u32>>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
     /// A family's key (`@test`) by the stem of its name (`test`): a term that names a family is
@@ -435,6 +438,20 @@ impl Summary {
             );
         }
         let parent = list_parents(text, &units);
+        let mut absent_under: Vec<Vec<u32>> = vec![Vec::new(); units.len()];
+        // (The whole line says it: a bare "errors" in a list of names says nothing of a search.)
+        let absent_line: Vec<bool> = units
+            .iter()
+            .zip(&parent)
+            .map(|(&(s, e), p)| p.is_some() && ends_the_search(&text[s..e].to_lowercase()))
+            .collect();
+        for (c, &(_, _, u)) in clauses.iter().enumerate() {
+            if absence[c] && absent_line[u as usize] {
+                if let Some(p) = parent[u as usize] {
+                    absent_under[p as usize].push(c as u32);
+                }
+            }
+        }
         let mut settled: Vec<bool> = Vec::with_capacity(units.len());
         for (u, &(s, e)) in units.iter().enumerate() {
             let unit = &text[s..e];
@@ -456,6 +473,7 @@ impl Summary {
             absence,
             settled,
             parent,
+            absent_under,
             family_stems,
             named_families,
         }
@@ -532,6 +550,8 @@ impl Summary {
     /// what a let-go word governs.
     fn places(&self, keys: &[String], absence: bool, heed_let_go: bool) -> HashMap<u32, u64> {
         let mut per: HashMap<u32, u64> = HashMap::default();
+        // (For a null result: the units that name it, for the clauses listed under them.)
+        let mut naming: HashMap<u32, u64> = HashMap::default();
         for (k, key) in keys.iter().take(MAX_TERMS).enumerate() {
             // A term naming an action family is said by any word of it too: "Must run pytest"
             // names the tests. (Not a family key itself, nor a verbatim one.)
@@ -553,6 +573,10 @@ impl Summary {
                         continue;
                     }
                     let place = if absence {
+                        let unit = self.clauses[c as usize].2;
+                        if !self.absent_under[unit as usize].is_empty() {
+                            *naming.entry(unit).or_default() |= 1u64 << k;
+                        }
                         if !self.absence[c as usize] {
                             continue;
                         }
@@ -562,6 +586,11 @@ impl Summary {
                     };
                     *per.entry(place).or_default() |= 1u64 << k;
                 }
+            }
+        }
+        for (u, m) in naming {
+            for &c in &self.absent_under[u as usize] {
+                *per.entry(c).or_default() |= m;
             }
         }
         if !absence {
@@ -818,10 +847,11 @@ fn ends_a_sentence(b: &[u8], i: usize) -> bool {
 }
 
 /// Words a sentence may hold, besides words of absence and function words, and still say only
-/// how the search before it ended ("The grep returned no matches.", "Grep output was empty.",
+/// how the search before it ended ("The grep returned no matches.", "Nothing found.",
 /// "There is no such setting.", "It doesn't exist."); the lexicon's `retrieve_words` count too.
-const SEARCH_WORDS: [&str; 26] = [
+const SEARCH_WORDS: [&str; 27] = [
     "output",
+    "found",
     "result",
     "match",
     "hit",
@@ -2156,9 +2186,28 @@ mod tests {
             "Looked in config/ for TIMEZONE. There is no such setting.",
             "Checked config/ for TIMEZONE. It is not defined anywhere.",
             "Searched config/ for TIMEZONE. No results for it at all.",
+            "Grepped config/ for TIMEZONE. Nothing found.",
         ] {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);
+        }
+        // So is a line listed under the one that names the search, and only such a line.
+        for summary in [
+            "- TIMEZONE in config/\n  - nothing found\n",
+            "Searched config/ for TIMEZONE:\n- No matches.\n- Used the default.\n",
+        ] {
+            let c = probe(&f, summary);
+            assert!(c.carried, "{summary}: {}", c.why);
+        }
+        for summary in [
+            // A sibling, not a line under it.
+            "- TIMEZONE in config/\n- No matches.\n",
+            // Under it, but about something else.
+            "- TIMEZONE in config/\n  - found in app.toml\n  - deploy failed\n",
+            "- TIMEZONE in config/\n  - reloads messages, errors, events\n",
+        ] {
+            let c = probe(&f, summary);
+            assert!(!c.carried, "{summary}: {}", c.why);
         }
     }
 
