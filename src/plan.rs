@@ -9,8 +9,8 @@
 //! 2. **Compact** quiescent ranges, oldest first, until the budget is met. The ranges are the
 //!    analysis's compactable ranges within the window, never the system prompt, never a summary
 //!    that still carries live facts of an earlier compaction, never splitting a tool call from its
-//!    result, never the last `keep_recent` turns. The last range is compacted only as far as
-//!    needed (a prefix ending where no call waits for its result).
+//!    result, never the last `keep_recent` turns (nor are they shed). The last range is
+//!    compacted only as far as needed (a prefix ending where no call waits for its result).
 //! 3. If every quiescent range compacted still leaves the window over budget, the plan is
 //!    **refused**: nothing is compacted, and the report says how many tokens are live and which
 //!    facts hold them, largest first. Never a silent partial.
@@ -34,9 +34,9 @@ pub struct PlanOptions {
     pub budget: usize,
     /// Tokens a summary of one compacted range will take (reserved per range; default 0).
     pub summary_tokens: usize,
-    /// The last turns of the window that are never compacted, quiescent or not (the request the
-    /// agent is answering, the results it is reading; default 0: any quiescent turn may go). An
-    /// output among them repeated verbatim may still be shed to a pointer to its copy.
+    /// The last turns of the window that are never compacted nor shed, quiescent or not (the
+    /// request the agent is answering, the results it is reading; default 0: any quiescent turn
+    /// may go). An earlier output may still be shed to a pointer to its copy among them.
     pub keep_recent: usize,
 }
 
@@ -203,6 +203,8 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
     let tokens = &in_context_tokens(traj, a);
     let tokens_before: usize = tokens[in_window.clone()].iter().sum();
     let pointer_tokens = crate::tokens::count(&POINTER.replace("{turn}", &n.to_string()));
+    // The last turns kept: never compacted, never shed (one may be the copy a pointer names).
+    let recent = |t: usize| n - t <= opts.keep_recent;
 
     // Live turns and what keeps them.
     let mut kept_live: Vec<KeptLive> = Vec::new();
@@ -225,7 +227,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
             held.live += tokens[t];
         } else if turn.role == Role::System {
             held.system += tokens[t];
-        } else if n - t <= opts.keep_recent {
+        } else if recent(t) {
             held.recent += tokens[t];
         } else {
             movable[t] = true;
@@ -249,7 +251,9 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
             group_of.insert(t, g);
         }
         kept_count.push(turns.len());
-        shed_total += (turns.len() - 1) * (tokens[turns[0]] - pointer_tokens);
+        // (The recent copies stay word for word; without one, the latest copy stays.)
+        let stay = turns.iter().filter(|&&t| recent(t)).count().max(1);
+        shed_total += (turns.len() - stay) * (tokens[turns[0]] - pointer_tokens);
     }
     let after_shed = tokens_before - shed_total;
 
@@ -336,7 +340,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
     for turns in &groups {
         let kept: Vec<usize> = turns.iter().copied().filter(|&t| !compacted[t]).collect();
         if let Some((&keeper, rest)) = kept.split_last() {
-            for &t in rest {
+            for &t in rest.iter().filter(|&&t| !recent(t)) {
                 plan.shed.push(Shed {
                     turn: t,
                     bytes: output_span(traj, t),

@@ -765,6 +765,28 @@ fn shedding_comes_before_compaction() {
     assert_eq!(p.shed.len(), 1);
     assert_eq!((p.shed[0].turn, p.shed[0].copy_of), (2, 4));
     assert_eq!(p.tokens_after, p.tokens_before - p.shed[0].saved);
+    // The recent turns kept stay word for word: a copy among them is the one a pointer names,
+    // never one shed; with both copies kept nothing is shed, and a budget only a shed meets (the
+    // first message is all that may go) is refused.
+    let first = a.analysis.tokens[0];
+    let keep = |keep_recent: usize| PlanOptions {
+        keep_recent,
+        ..PlanOptions::new(p0.tokens_before - first - 1)
+    };
+    let p3 = a.plan(&keep(3));
+    assert_eq!(p3.status, PlanStatus::Planned);
+    assert_eq!(
+        p3.shed
+            .iter()
+            .map(|s| (s.turn, s.copy_of))
+            .collect::<Vec<_>>(),
+        vec![(2, 4)]
+    );
+    let p5 = a.plan(&keep(5));
+    assert_eq!(p5.status, PlanStatus::Refused, "{p5:?}");
+    assert!(p5.shed.is_empty() && p5.compact.is_empty());
+    // (The floor it reports counts the first message compacted and no shed.)
+    assert_eq!(p5.tokens_after, p5.tokens_before - first);
 }
 
 #[test]

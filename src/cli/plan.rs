@@ -27,8 +27,8 @@ pub struct PlanArgs {
     /// Tokens to reserve for the summary of each compacted range.
     #[arg(long, value_name = "TOKENS", default_value_t = 0)]
     pub summary_tokens: usize,
-    /// Never compact the last N turns of the window, quiescent or not (the request the agent
-    /// is answering and what follows it; a repeated output among them may still be shed).
+    /// Never compact or shed the last N turns of the window, quiescent or not (the request the
+    /// agent is answering and what follows it; an earlier repeat may point at an output there).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub keep_recent: usize,
     /// Output format.
