@@ -46,6 +46,9 @@ pub enum SegmentKind {
 pub struct Segment {
     pub kind: SegmentKind,
     pub text: Text,
+    /// The sentences of `text`, split once for every stage that reads them (see
+    /// `extract::words::sentences_of`; a text changed after it was analysed keeps the old ones).
+    pub(crate) sentences: std::sync::OnceLock<Vec<crate::text::Sentence>>,
     /// What the tool printed, as decoded offsets into `text`: all of it, but for the status
     /// wrapper a harness puts around a command's output (Codex's "Process exited with code 1\n
     /// Output:", Claude Code's "Exit code 1", mini-swe-agent's `<returncode>` and `<output>`
@@ -61,6 +64,7 @@ impl Segment {
         Segment {
             kind,
             text,
+            sentences: std::sync::OnceLock::new(),
             printed,
         }
     }

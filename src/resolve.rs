@@ -11,7 +11,7 @@ use crate::extract::lexicon::Lexicon;
 use crate::extract::null_results::CallKind;
 use crate::extract::obligations::{families_of, narrated_action, todo_items, todo_key, DELIVERED};
 use crate::extract::references::identifiers;
-use crate::extract::words::{call_terms, sentences, stem, strip_prefix_ci, terms, tokens};
+use crate::extract::words::{call_terms, sentences_of, stem, strip_prefix_ci, terms, tokens};
 use crate::extract::{Fact, FactKind, Link, Status, Subkind};
 use crate::model::{EventKind, Role, SegmentKind, ToolCall, Trajectory, Turn};
 use crate::source::Span;
@@ -684,7 +684,7 @@ fn narrated_terms(traj: &Trajectory, t: usize, facts: &[Fact], lex: &Lexicon) ->
         .filter(|s| s.kind == SegmentKind::Prose)
     {
         let text = &seg.text;
-        for x in sentences(&text.text) {
+        for &x in sentences_of(seg) {
             let raw = text.raw_span(x.start, x.end);
             if owed.iter().any(|o| o.start < raw.end && raw.start < o.end) {
                 continue;
@@ -816,8 +816,8 @@ fn dropping_sentence(turn: &Turn, t: usize, lex: &Lexicon) -> Option<Link> {
         .iter()
         .filter(|s| s.kind == SegmentKind::Prose)
         .find_map(|seg| {
-            sentences(&seg.text.text)
-                .into_iter()
+            sentences_of(seg)
+                .iter()
                 .find(|s| lex.dropped.is_match(&seg.text.text[s.start..s.end]))
                 .map(|s| Link {
                     turn: t,
@@ -1064,7 +1064,7 @@ fn resolve_with_prose(
         .filter(|s| s.kind == SegmentKind::Prose)
     {
         let text: &Text = &seg.text;
-        for (k, s) in sentences(&text.text).into_iter().enumerate() {
+        for (k, &s) in sentences_of(seg).iter().enumerate() {
             let sentence = &text.text[s.start..s.end];
             let link = Link {
                 turn: t,

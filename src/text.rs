@@ -32,6 +32,13 @@ struct Piece {
     raw_len: usize,
 }
 
+/// A sentence (or list item, or line) of a text: byte range in the decoded text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sentence {
+    pub start: usize,
+    pub end: usize,
+}
+
 #[derive(Debug, Clone)]
 pub struct Text {
     pub text: String,

@@ -4,14 +4,16 @@
 use rustc_hash::FxHashSet as HashSet;
 use std::sync::OnceLock;
 
-/// A sentence (or list item, or line) of a segment: byte range in the decoded text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sentence {
-    pub start: usize,
-    pub end: usize,
-}
+pub use crate::text::Sentence;
 
 use crate::markdown::Fence;
+use crate::model::Segment;
+
+/// The sentences of a segment's text, split on first use and kept: the extractors and the
+/// resolver all read them (one split each was a twentieth of the analysis).
+pub fn sentences_of(seg: &Segment) -> &[Sentence] {
+    seg.sentences.get_or_init(|| sentences(&seg.text.text))
+}
 
 /// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and
 /// never inside fenced code blocks (which are dropped: code is not prose).
@@ -421,6 +423,18 @@ mod tests {
 
     fn texts(t: &str) -> Vec<&str> {
         sentences(t).iter().map(|s| &t[s.start..s.end]).collect()
+    }
+
+    #[test]
+    fn a_segment_s_sentences_are_split_once_and_kept() {
+        use crate::model::{Segment, SegmentKind};
+        let t = "I fixed it. Now I'll run the tests!";
+        let seg = Segment::new(SegmentKind::Prose, crate::text::Text::plain(t.into(), 0));
+        let first = sentences_of(&seg);
+        assert_eq!(first, sentences(t).as_slice());
+        // The same slice again, not a second split; a copy of the segment keeps them too.
+        assert!(std::ptr::eq(first, sentences_of(&seg)));
+        assert_eq!(sentences_of(&seg.clone()), first);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
-use super::words::{is_stopword, offset_in, sentences, strip_prefix_ci, terms, tokens};
+use super::words::{is_stopword, offset_in, sentences_of, strip_prefix_ci, terms, tokens};
 use super::{fact_at, Fact, Subkind};
 use crate::json::{self, Doc};
 use crate::model::{Role, SegmentKind, ToolCall, Trajectory};
@@ -49,10 +49,9 @@ pub fn extract(
                 .iter()
                 .filter(|s| s.kind == SegmentKind::Prose)
             {
-                let sents = sentences(&seg.text.text);
                 let prose = Prose {
                     text: &seg.text,
-                    sents: &sents,
+                    sents: sentences_of(seg),
                     lead_in,
                 };
                 plan_steps(i, &prose, lex, Plans::Named, None, facts);
@@ -101,10 +100,10 @@ pub fn extract(
             .filter(|s| s.kind == SegmentKind::Prose)
         {
             let text = &seg.text;
-            let sents = sentences(&text.text);
+            let sents = sentences_of(seg);
             let prose = Prose {
                 text,
-                sents: &sents,
+                sents,
                 lead_in,
             };
             plan_steps(i, &prose, lex, plans, Some(&call_words), facts);

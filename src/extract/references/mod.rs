@@ -12,7 +12,7 @@ use super::calls::{CallInfo, Calls};
 use super::lexicon::Lexicon;
 use super::obligations::is_list_item;
 use super::words::{
-    ascii_letter_runs, is_stopword, sentences, stem, strip_prefix_ci, tokens, Sentence,
+    ascii_letter_runs, is_stopword, sentences_of, stem, strip_prefix_ci, tokens, Sentence,
 };
 use super::{fact_at, Fact, Link, Status, Subkind};
 use crate::markdown::{is_fence_line, Fence};
@@ -560,7 +560,7 @@ struct Segment<'a> {
     /// Its place among the turn's prose segments (0: the turn's opening is in it).
     index: usize,
     text: &'a Text,
-    sents: Vec<Sentence>,
+    sents: &'a [Sentence],
     /// Where the turn's opening ends: its first sentence, or two after a short interjection
     /// (0 past the first segment).
     opening_end: usize,
@@ -583,9 +583,10 @@ struct Segment<'a> {
 }
 
 impl<'a> Segment<'a> {
-    fn new(index: usize, text: &'a Text, around: Around) -> Segment<'a> {
+    fn new(index: usize, seg: &'a crate::model::Segment, around: Around) -> Segment<'a> {
+        let text = &seg.text;
         let t = text.text.as_str();
-        let sents = sentences(t);
+        let sents = sentences_of(seg);
         // (Where the block an earlier segment opened closes.)
         let code_end = if around.fence.is_open() {
             fence_steps(t, around.fence)
@@ -597,7 +598,7 @@ impl<'a> Segment<'a> {
         let opening_end = if index == 0 {
             let mut k = 0;
             let mut end = 0;
-            for s in &sents {
+            for s in sents {
                 end = s.end;
                 k += 1;
                 if k >= 2 || t[s.start..s.end].split_whitespace().count() > 3 {
@@ -724,7 +725,7 @@ impl Reader<'_> {
             around.next_shows = prose
                 .get(index + 1)
                 .is_some_and(|(n, _)| opens_with_shown(&n.text.text));
-            let seg = Segment::new(index, &seg.text, around);
+            let seg = Segment::new(index, seg, around);
             // (What a reference claims is a range of its own segment's text.)
             found.claimed = Claimed::default();
             if let Some((_, after)) = fence_steps(&seg.text.text, around.fence).last() {
