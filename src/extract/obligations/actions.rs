@@ -293,11 +293,23 @@ fn catenative_before(text: &str, k: usize) -> bool {
 fn object_part(text: &str) -> &str {
     let lead = text.len() - text.trim_start().len();
     let after_verb = text.trim_start().find(' ').map_or(0, |k| lead + k + 1);
+    // (A "to" is weighed only where it does not overlap the one before: "need to to fix" has
+    // one, as a search for the phrase finds.)
+    let mut to_end = 0;
     first_phrase(
         text,
         after_verb,
         &[" to ", " for ", " so ", " in order ", " with "],
-        |k, m| m != " to " || !catenative_before(text, k),
+        |k, m| {
+            if m != " to " {
+                return true;
+            }
+            if k < to_end {
+                return false;
+            }
+            to_end = k + m.len();
+            !catenative_before(text, k)
+        },
     )
     .map_or(text, |k| &text[..k])
 }
@@ -634,6 +646,11 @@ mod tests {
             object_part("proceed with the cancellation"),
             "proceed with the cancellation"
         );
+        // Repeated words are read as a search for the phrase reads them: once.
+        assert_eq!(
+            object_part("check try to to check"),
+            "check try to to check"
+        );
         // The earliest clause ends it, whichever word opens it.
         assert_eq!(
             object_part("add tests so the fix holds, with mocks for the parser"),
@@ -693,5 +710,75 @@ mod tests {
         );
         assert_eq!(narrated("I'll fix the parser later."), None);
         assert_eq!(narrated("The parser is fixed."), None);
+    }
+
+    /// The cuts as a search per phrase makes them (`str::find`, `match_indices`): the one pass
+    /// over the spaces must find the same place.
+    fn object_part_by_search(text: &str) -> &str {
+        let lead = text.len() - text.trim_start().len();
+        let after_verb = text.trim_start().find(' ').map_or(0, |k| lead + k + 1);
+        [" to ", " for ", " so ", " in order ", " with "]
+            .iter()
+            .filter_map(|&m| {
+                text[after_verb..]
+                    .match_indices(m)
+                    .map(|(k, _)| after_verb + k)
+                    .find(|&k| m != " to " || !catenative_before(text, k))
+            })
+            .min()
+            .map_or(text, |k| &text[..k])
+    }
+
+    fn without_condition_by_search(chunk: &str) -> &str {
+        const WHEN: [&str; 8] = [
+            " once ",
+            " after ",
+            " when ",
+            " before ",
+            " until ",
+            " as soon as ",
+            " if ",
+            " unless ",
+        ];
+        const ASKING: [&str; 7] = [
+            "check",
+            "see",
+            "verify",
+            "confirm",
+            "test",
+            "determine",
+            "know",
+        ];
+        WHEN.iter()
+            .filter_map(|w| chunk.find(w).map(|k| (k, *w)))
+            .filter(|&(k, w)| {
+                let before = chunk[..k].rsplit(' ').next().unwrap_or("");
+                !(w == " if " && ASKING.contains(&before.to_lowercase().as_str()))
+            })
+            .map(|(k, _)| k)
+            .min()
+            .map_or(chunk, |k| &chunk[..k])
+    }
+
+    proptest::proptest! {
+        // (Word soups of a small vocabulary: "try to to" turns up in a few thousand.)
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        #[test]
+        fn the_cuts_are_where_a_search_per_phrase_finds_them(
+            words in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "to", "for", "so", "in", "order", "with", "once", "after", "as", "soon",
+                    "if", "unless", "check", "try", "need", "run", "the", "tests", "é", "",
+                ]),
+                0..12,
+            )
+        ) {
+            let text = words.join(" ");
+            proptest::prop_assert_eq!(object_part(&text), object_part_by_search(&text));
+            proptest::prop_assert_eq!(
+                without_condition(&text),
+                without_condition_by_search(&text)
+            );
+        }
     }
 }
