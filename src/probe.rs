@@ -27,7 +27,9 @@
 //! - **null result** (what was looked for, and that it was absent or failed): two of the terms of
 //!   the call's query and of the failure text (paths, ids, names; never the tool's own name), in
 //!   one clause with a word of absence or failure ([`ABSENCE`], and the lexicon's
-//!   `null_result.not_found` patterns);
+//!   `null_result.not_found` patterns), or in a line that reports a search with a line listed
+//!   under it that says only how the search ended ("Grepped config/ for TIMEZONE:" over "- No
+//!   matches.");
 //! - **reference** (the referent later turns still use): an identifier verbatim; for ordinals,
 //!   descriptions and pronouns, three distinctive terms of the antecedent turn (for an unbound
 //!   reference, which has no antecedent, the referring expression's own terms).
@@ -145,7 +147,7 @@ pub fn live_facts(
 /// The live facts each compaction's summary carried and that are still owed at the end of the
 /// log, as (summary turn, fact id), in the order of the compactions: from then on the summary is
 /// what holds them (see [`live_facts`]), until a later turn settles them (`settled`, see
-/// [`owed`]).
+/// `owed`).
 pub fn carried_by_summaries(
     traj: &Trajectory,
     audits: &[ProbeReport],
@@ -316,8 +318,9 @@ pub struct Summary {
     /// ("- Tests" over "  - run them after the fix"): a place is the unit with what it is
     /// listed under.
     parent: Vec<Option<u32>>,
-    /// Per unit: the clauses listed under it that say only how a search ended ("- TIMEZONE in
-    /// config/" over "  - nothing found"): each says it of what the unit names.
+    /// Per unit: the clauses listed under it that say only how the search it reports ended
+    /// ("- Grepped config/ for TIMEZONE" over "  - nothing found"): each says it of what the
+    /// unit names.
     absent_under: Vec<Vec<u32>>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
@@ -438,18 +441,26 @@ impl Summary {
             );
         }
         let parent = list_parents(text, &units);
+        // A line listed under one that reports a search ("Grepped config/ for TIMEZONE:") and
+        // saying only how it ended ("- No matches."). The whole line, past its marker, says it:
+        // a bare "errors" among the names a line lists is no such report; nor is "None" under
+        // "Open questions about TIMEZONE:", which names no search.
+        let names_a_search = |u: u32| {
+            let (s, e) = units[u as usize];
+            tokens(&text[s..e]).any(|(_, w)| SEARCH_VERBS.contains(&stem(w).as_str()))
+        };
         let mut absent_under: Vec<Vec<u32>> = vec![Vec::new(); units.len()];
-        // (The whole line says it: a bare "errors" in a list of names says nothing of a search.)
-        let absent_line: Vec<bool> = units
-            .iter()
-            .zip(&parent)
-            .map(|(&(s, e), p)| p.is_some() && ends_the_search(&text[s..e].to_lowercase()))
-            .collect();
+        let mut says_the_end = vec![None; units.len()];
         for (c, &(_, _, u)) in clauses.iter().enumerate() {
-            if absence[c] && absent_line[u as usize] {
-                if let Some(p) = parent[u as usize] {
-                    absent_under[p as usize].push(c as u32);
-                }
+            let Some(p) = parent[u as usize].filter(|_| absence[c]) else {
+                continue;
+            };
+            let (s, e) = units[u as usize];
+            let line = without_list_marker(&text[s..e]).to_lowercase();
+            if *says_the_end[u as usize]
+                .get_or_insert_with(|| ends_the_search(&line) && names_a_search(p))
+            {
+                absent_under[p as usize].push(c as u32);
             }
         }
         let mut settled: Vec<bool> = Vec::with_capacity(units.len());
@@ -846,6 +857,29 @@ fn ends_a_sentence(b: &[u8], i: usize) -> bool {
     }
 }
 
+/// Verbs (stems) of a search: a line reporting one passes what it names to the lines listed
+/// under it that say only how it ended.
+const SEARCH_VERBS: [&str; 18] = [
+    "search", "grep", "rg", "look", "lookup", "find", "check", "scan", "query", "locat", "inspect",
+    "list", "ls", "glob", "read", "fetch", "brows", "explor",
+];
+
+/// A line without its list marker ("- ", "* ", "+ ", "2. ", "2) ").
+fn without_list_marker(line: &str) -> &str {
+    let body = line.trim_start();
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    if let Some(rest) = body
+        .strip_prefix(['-', '*', '+'])
+        .filter(|r| r.starts_with(' '))
+    {
+        rest
+    } else if digits > 0 && body[digits..].starts_with(['.', ')']) {
+        &body[digits + 1..]
+    } else {
+        body
+    }
+}
+
 /// Words a sentence may hold, besides words of absence and function words, and still say only
 /// how the search before it ended ("The grep returned no matches.", "Nothing found.",
 /// "There is no such setting.", "It doesn't exist."); the lexicon's `retrieve_words` count too.
@@ -1202,7 +1236,7 @@ fn check_compaction_with(
 }
 
 /// Probes every compaction of the trajectory, in order; `settled` says what settles the facts
-/// a summary carried after it (see [`owed`]; empty: nothing does).
+/// a summary carried after it (see `owed`; empty: nothing does).
 pub fn check_compactions(
     traj: &Trajectory,
     facts: &[Fact],
@@ -2191,10 +2225,11 @@ mod tests {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);
         }
-        // So is a line listed under the one that names the search, and only such a line.
+        // So is a line listed under the one that reports the search, and only such a line.
         for summary in [
-            "- TIMEZONE in config/\n  - nothing found\n",
+            "- Grepped config/ for TIMEZONE\n  - nothing found\n",
             "Searched config/ for TIMEZONE:\n- No matches.\n- Used the default.\n",
+            "Looked for TIMEZONE in config/:\n1. No matches.\n",
         ] {
             let c = probe(&f, summary);
             assert!(c.carried, "{summary}: {}", c.why);
@@ -2204,7 +2239,12 @@ mod tests {
             "- TIMEZONE in config/\n- No matches.\n",
             // Under it, but about something else.
             "- TIMEZONE in config/\n  - found in app.toml\n  - deploy failed\n",
-            "- TIMEZONE in config/\n  - reloads messages, errors, events\n",
+            "- Searched config/ for TIMEZONE\n  - reloads messages, errors, events\n",
+            // Under a line that reports no search.
+            "Open questions about TIMEZONE in config/:\n- None.\n",
+            "Remaining TODOs for TIMEZONE in config/:\n- none\n",
+            "- Added TIMEZONE to config/\n  - tests: none failing\n",
+            "- TIMEZONE in config/ found in app.toml\n  - It failed.\n",
         ] {
             let c = probe(&f, summary);
             assert!(!c.carried, "{summary}: {}", c.why);
