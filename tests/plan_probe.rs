@@ -782,6 +782,8 @@ fn shedding_comes_before_compaction() {
             .collect::<Vec<_>>(),
         vec![(2, 4)]
     );
+    assert!(p3.compact.is_empty());
+    assert_eq!(p3.tokens_after, p3.tokens_before - p3.shed[0].saved);
     let p5 = a.plan(&keep(5));
     assert_eq!(p5.status, PlanStatus::Refused, "{p5:?}");
     assert!(p5.shed.is_empty() && p5.compact.is_empty());
