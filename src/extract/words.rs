@@ -92,7 +92,16 @@ pub fn ends_an_abbreviation(before: &str, after: &str) -> bool {
         .iter()
         .chain(numbered.then_some(&"No"))
         .any(|a| before.ends_with(a) && word_start(a))
-        || matches!(before.as_bytes(), [.., a, b'.', b] if a.is_ascii_uppercase() && b.is_ascii_uppercase())
+        || initials(before.as_bytes())
+}
+
+/// Whether a text ends in a run of single capitals joined by periods ("U.S", "U.S.A"; not
+/// "AWS.S", whose first part is a word).
+fn initials(b: &[u8]) -> bool {
+    let letter =
+        |k: usize| b[k].is_ascii_uppercase() && (k == 0 || !b[k - 1].is_ascii_alphanumeric());
+    matches!(b, [.., a, b'.', c] if a.is_ascii_uppercase() && c.is_ascii_uppercase())
+        && letter(b.len() - 3)
 }
 
 /// Whether the period at `dot` ends a sentence whose next one starts right after it, with no
@@ -449,6 +458,8 @@ mod tests {
                 "It failed."
             ]
         );
+        // A word before a capital is no initial: "AWS.S. Then" ends one.
+        assert_eq!(texts("Use AWS.S. Then go."), vec!["Use AWS.S.", "Then go."]);
         // Only a period ends an abbreviation: "etc!" and "No?" end their sentences.
         assert_eq!(
             texts("Did it work? No? Then retry. I said etc! Then left."),
