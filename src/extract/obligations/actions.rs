@@ -97,28 +97,34 @@ pub(super) fn chunks<'c>(clause: &'c str, lex: &Lexicon) -> Vec<&'c str> {
         .collect()
 }
 
+/// Words that open a condition on an action: "update the docs once the code compiles".
+const WHEN: [&str; 8] = [
+    " once ",
+    " after ",
+    " when ",
+    " before ",
+    " until ",
+    " as soon as ",
+    " if ",
+    " unless ",
+];
+
+/// Verbs after which "if" opens what is asked ("check if X is available"), not a condition.
+const ASKING: [&str; 7] = [
+    "check",
+    "see",
+    "verify",
+    "confirm",
+    "test",
+    "determine",
+    "know",
+];
+
+/// Words that open a purpose or manner clause after an action's object.
+const PURPOSE: [&str; 5] = [" to ", " for ", " so ", " in order ", " with "];
+
 /// "update the docs once the code compiles": the part after "once" says when, not what.
 fn without_condition(chunk: &str) -> &str {
-    const WHEN: [&str; 8] = [
-        " once ",
-        " after ",
-        " when ",
-        " before ",
-        " until ",
-        " as soon as ",
-        " if ",
-        " unless ",
-    ];
-    // ("check if X is available" asks about X: there "if" opens the object, not a condition.)
-    const ASKING: [&str; 7] = [
-        "check",
-        "see",
-        "verify",
-        "confirm",
-        "test",
-        "determine",
-        "know",
-    ];
     // (Only the first "if" is weighed: after "check if", a later "if" is part of the question.)
     let mut first_if = true;
     let cut = first_phrase(chunk, 0, &WHEN, |k, w| {
@@ -296,21 +302,16 @@ fn object_part(text: &str) -> &str {
     // (A "to" is weighed only where it does not overlap the one before: "need to to fix" has
     // one, as a search for the phrase finds.)
     let mut to_end = 0;
-    first_phrase(
-        text,
-        after_verb,
-        &[" to ", " for ", " so ", " in order ", " with "],
-        |k, m| {
-            if m != " to " {
-                return true;
-            }
-            if k < to_end {
-                return false;
-            }
-            to_end = k + m.len();
-            !catenative_before(text, k)
-        },
-    )
+    first_phrase(text, after_verb, &PURPOSE, |k, m| {
+        if m != " to " {
+            return true;
+        }
+        if k < to_end {
+            return false;
+        }
+        to_end = k + m.len();
+        !catenative_before(text, k)
+    })
     .map_or(text, |k| &text[..k])
 }
 
@@ -717,7 +718,7 @@ mod tests {
     fn object_part_by_search(text: &str) -> &str {
         let lead = text.len() - text.trim_start().len();
         let after_verb = text.trim_start().find(' ').map_or(0, |k| lead + k + 1);
-        [" to ", " for ", " so ", " in order ", " with "]
+        PURPOSE
             .iter()
             .filter_map(|&m| {
                 text[after_verb..]
@@ -730,25 +731,6 @@ mod tests {
     }
 
     fn without_condition_by_search(chunk: &str) -> &str {
-        const WHEN: [&str; 8] = [
-            " once ",
-            " after ",
-            " when ",
-            " before ",
-            " until ",
-            " as soon as ",
-            " if ",
-            " unless ",
-        ];
-        const ASKING: [&str; 7] = [
-            "check",
-            "see",
-            "verify",
-            "confirm",
-            "test",
-            "determine",
-            "know",
-        ];
         WHEN.iter()
             .filter_map(|w| chunk.find(w).map(|k| (k, *w)))
             .filter(|&(k, w)| {
