@@ -180,3 +180,54 @@ fn a_byte_order_mark_changes_nothing_but_the_offsets() {
         assert_eq!(facts(&marked, 3), read, "{path:?}");
     }
 }
+
+#[test]
+fn byte_order_marks_opening_later_lines_change_nothing_but_the_offsets() {
+    // `cat a.jsonl b.jsonl` of files an editor marked puts a mark at the start of a line inside
+    // the log. Each record line of each JSONL fixture opened with one gives the same turns and
+    // facts, every offset moved by 3 bytes per mark before it.
+    let mut files = Vec::new();
+    fixture_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures"),
+        &mut files,
+    );
+    files.retain(|p| p.extension().is_some_and(|x| x == "jsonl"));
+    assert!(files.len() >= 10, "{files:?}");
+    for path in files {
+        let plain = std::fs::read(&path).unwrap();
+        // Where each mark goes: the start of every line after the first that opens a record.
+        let at: Vec<usize> = plain
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' && plain.get(i + 1) == Some(&b'{'))
+            .map(|(i, _)| i + 1)
+            .collect();
+        assert!(!at.is_empty(), "{path:?}");
+        let mut marked = Vec::with_capacity(plain.len() + 3 * at.len());
+        let mut from = 0;
+        for &a in &at {
+            marked.extend_from_slice(&plain[from..a]);
+            marked.extend_from_slice(b"\xEF\xBB\xBF");
+            from = a;
+        }
+        marked.extend_from_slice(&plain[from..]);
+        let moved = |offset: usize| offset + 3 * at.partition_point(|&a| a <= offset);
+        let facts = |bytes: &[u8], shift: &dyn Fn(usize) -> usize| {
+            let all = trajlint::annotate(bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            all.iter()
+                .map(|a| {
+                    let facts: Vec<(String, usize, usize)> = a
+                        .analysis
+                        .facts
+                        .iter()
+                        .map(|f| (f.text.clone(), shift(f.span.start), shift(f.span.end)))
+                        .collect();
+                    (a.trajectory.turns.len(), facts)
+                })
+                .collect::<Vec<_>>()
+        };
+        let expected = facts(&plain, &moved);
+        assert!(!expected.is_empty(), "{path:?}");
+        assert_eq!(facts(&marked, &|o| o), expected, "{path:?}");
+    }
+}

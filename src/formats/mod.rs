@@ -253,6 +253,9 @@ fn scan_jsonl(
             match one {
                 Err(_) if keep_text && !opens_object() => sink(Record::Text(span), out),
                 Ok(v) if matches!(v.kind, json::Kind::Object(_)) => {
+                    // (From its value on: spaces before it, or a mark read as spaces, are not
+                    // the record.)
+                    let span = Span::new(v.span.start, content_end);
                     sink(Record::Object(Line { span, value: v }), out)
                 }
                 Ok(v) => out.warn(
@@ -626,15 +629,36 @@ fn document_cut_off<'s>(bytes: &[u8], shape: &'s Shape) -> Option<&'s json::Json
     }
 }
 
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The bytes with every byte order mark that opens a line read as three spaces, or `None`
+/// when no line opens with one (the file is read as it is, without a copy).
+fn unmarked_lines(bytes: &[u8]) -> Option<Vec<u8>> {
+    let inner = memchr::memmem::find_iter(bytes, b"\n\xEF\xBB\xBF").map(|i| i + 1);
+    let mut marks = bytes
+        .starts_with(BOM)
+        .then_some(0)
+        .into_iter()
+        .chain(inner)
+        .peekable();
+    marks.peek()?;
+    let mut copy = bytes.to_vec();
+    for at in marks {
+        copy[at..at + BOM.len()].copy_from_slice(b"   ");
+    }
+    Some(copy)
+}
+
 /// Reads bytes in the named format (or the detected one).
 pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     // A UTF-8 byte order mark is no content: it is read as three spaces, whitespace to every
     // reader, so that offsets into the file stay exact. (Editors on Windows write one; a JSON
-    // parser rejects it.)
+    // parser rejects it.) One opening a later line is a joined file's own (`cat a.jsonl
+    // b.jsonl`), read so too.
     let unmarked: Vec<u8>;
-    let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => {
-            unmarked = [b"   ", rest].concat();
+    let bytes = match unmarked_lines(bytes) {
+        Some(copy) => {
+            unmarked = copy;
             &unmarked[..]
         }
         None => bytes,
