@@ -96,7 +96,12 @@ fn prefix_key(stem: &str) -> Option<String> {
 /// "configuration" → the stem of "configur". None when nothing is taken off.
 fn root(word: &str) -> Option<String> {
     const SUFFIXES: [&str; 7] = ["ations", "ation", "ments", "ment", "ities", "ity", "ness"];
-    let w = word.to_lowercase();
+    // (Most words come lowercased already: no copy for them.)
+    let w: std::borrow::Cow<str> = if word.bytes().all(|b| b.is_ascii_lowercase()) {
+        word.into()
+    } else {
+        word.to_lowercase().into()
+    };
     let cut = SUFFIXES
         .iter()
         .find(|s| w.len() >= s.len() + 4 && w.ends_with(*s))
@@ -376,10 +381,15 @@ impl Summary {
         for (k, &(s, e, u)) in clauses.iter().enumerate() {
             let c = k as u32;
             let clause = &text[s..e];
-            let mut add = |key: String| {
-                let p = postings.entry(key).or_default();
-                if p.last() != Some(&c) {
-                    p.push(c);
+            // (A key is copied only the first time it is seen: most words repeat.)
+            let mut add = |key: &str| match postings.get_mut(key) {
+                Some(p) => {
+                    if p.last() != Some(&c) {
+                        p.push(c);
+                    }
+                }
+                None => {
+                    postings.insert(key.to_owned(), vec![c]);
                 }
             };
             // What let-go words govern is indexed apart, to learn the keys the clause holds
@@ -418,11 +428,11 @@ impl Summary {
                 };
                 let mut only_there: HashSet<String> = HashSet::default();
                 clause_keys(&part(true), lex, &family_stems, &mut |key| {
-                    only_there.insert(key.clone());
+                    only_there.insert(key.to_owned());
                     add(key);
                 });
                 clause_keys(&part(false), lex, &family_stems, &mut |key| {
-                    only_there.remove(&key);
+                    only_there.remove(key);
                     add(key);
                 });
                 for key in only_there {
@@ -644,41 +654,45 @@ fn clause_keys(
     clause: &str,
     lex: &Lexicon,
     family_stems: &HashMap<String, Vec<String>>,
-    add: &mut impl FnMut(String),
+    add: &mut impl FnMut(&str),
 ) {
+    // (One buffer for the `@family` keys: a summary holds thousands of words.)
+    let mut key = String::new();
+    let mut families = |fams: &[String], add: &mut dyn FnMut(&str)| {
+        for f in fams {
+            key.clear();
+            key.push('@');
+            key.push_str(f);
+            add(&key);
+        }
+    };
     for (_, w) in tokens(clause) {
         let lw = w.to_lowercase();
         if let Some(fams) = lex.synonyms.get(&lw) {
-            for f in fams {
-                add(format!("@{f}"));
-            }
+            families(fams, add);
         }
         let mut index = |word: &str| {
             if word.len() >= 3 && !is_stopword(word) {
                 let st = stem(word);
                 if let Some(p) = prefix_key(&st) {
-                    add(p);
+                    add(&p);
                 }
                 if let Some(r) = root(word) {
                     if let Some(fams) = family_stems.get(&r) {
-                        for f in fams {
-                            add(format!("@{f}"));
-                        }
+                        families(fams, add);
                     }
-                    add(r);
+                    add(&r);
                 }
                 if let Some(fams) = family_stems.get(&st) {
-                    for f in fams {
-                        add(format!("@{f}"));
-                    }
+                    families(fams, add);
                 }
                 // The stemmer takes off one suffix: "warnings" → "warning"; a fact's
                 // "warning" is "warn".
                 let again = stem(&st);
                 if again != st {
-                    add(again);
+                    add(&again);
                 }
-                add(st);
+                add(&st);
             }
         };
         index(&lw);
@@ -692,11 +706,11 @@ fn clause_keys(
         }
     }
     for w in verbatim_words(clause) {
-        add(verbatim_key(w));
+        add(&verbatim_key(w));
         // ("Flights HAT214-HAT219" names both.)
         if w.contains('-') {
             for part in w.split('-').filter(|p| !p.is_empty()) {
-                add(verbatim_key(part));
+                add(&verbatim_key(part));
             }
         }
     }
@@ -948,6 +962,10 @@ fn verbatim_words(text: &str) -> impl Iterator<Item = &str> {
 /// The parts of a camel-case word (`AnnotationMessageRef` → annotation, message, ref); none for
 /// a word without an inner capital.
 fn camel_parts(word: &str) -> Vec<String> {
+    // (Most words have no inner capital: known without collecting their characters.)
+    if !word.chars().skip(1).any(char::is_uppercase) {
+        return Vec::new();
+    }
     let chars: Vec<char> = word.chars().collect();
     if !chars.iter().skip(1).any(|c| c.is_uppercase()) || !chars.iter().any(|c| c.is_lowercase()) {
         return Vec::new();
