@@ -1347,11 +1347,12 @@ impl Wanted {
                 content = distinctive;
             }
         }
-        let own_families: HashSet<String> = content
+        // (The families' names, not their `@` keys: no copy per family per fact.)
+        let own_families: Vec<&str> = content
             .iter()
             .filter_map(|t| summary.family_stems.get(t))
             .flatten()
-            .map(|f| format!("@{f}"))
+            .map(String::as_str)
             .collect();
         let ids = dedup(ids);
         let families = dedup(families);
@@ -1370,7 +1371,12 @@ impl Wanted {
         let independent: Vec<bool> = keys
             .iter()
             .enumerate()
-            .map(|(k, key)| k >= f0 && !own_families.contains(key))
+            .map(|(k, key)| {
+                k >= f0
+                    && !key
+                        .strip_prefix('@')
+                        .is_some_and(|f| own_families.contains(&f))
+            })
             .collect();
         let max_score: usize = (0..f0).map(|k| if strong[k] { 2 } else { 1 }).sum();
         let any_independent = independent.iter().any(|&b| b);
@@ -1475,9 +1481,21 @@ fn lets_itself_go(fact: &Fact, content: &[String], lex: &Lexicon) -> bool {
     })
 }
 
+/// `v` without repeats, in first-seen order. (A fact's terms are few: a look along those kept
+/// beats hashing a copy of each. Past `DEDUP_BY_HASH`, a set.)
 fn dedup(v: Vec<String>) -> Vec<String> {
-    let mut seen = HashSet::default();
-    v.into_iter().filter(|t| seen.insert(t.clone())).collect()
+    const DEDUP_BY_HASH: usize = 32;
+    if v.len() > DEDUP_BY_HASH {
+        let mut seen = HashSet::default();
+        return v.into_iter().filter(|t| seen.insert(t.clone())).collect();
+    }
+    let mut out: Vec<String> = Vec::with_capacity(v.len());
+    for t in v {
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
 }
 
 /// Identifiers (words mixing letters and digits) in a fact's own text, as `=word` keys.
@@ -1492,11 +1510,17 @@ fn quote(terms: &[String]) -> String {
     if terms.is_empty() {
         return "nothing".into();
     }
-    terms
-        .iter()
-        .map(|t| format!("`{}`", t.trim_start_matches('=')))
-        .collect::<Vec<_>>()
-        .join(", ")
+    // (Written into one string: a log of many compactions quotes hundreds of thousands.)
+    let mut out = String::with_capacity(terms.iter().map(|t| t.len() + 4).sum());
+    for (k, t) in terms.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        out.push('`');
+        out.push_str(t.trim_start_matches('='));
+        out.push('`');
+    }
+    out
 }
 
 /// Whether `summary` carries `fact`, and why. See the module documentation for the rule per kind.
@@ -1566,7 +1590,7 @@ pub fn carried(
     wanted.heed_let_go = wanted.obligation
         && !summary.let_go.is_empty()
         && !lets_itself_go(fact, wanted.content(), lex);
-    let all: Vec<String> = wanted.keys.clone();
+    // (Each verdict below takes the keys it was judged on, once its reason is written.)
     if !wanted.reachable {
         return FactCheck {
             fact: fact.id,
@@ -1575,7 +1599,7 @@ pub fn carried(
                 "dropped: the {what} names too little for a summary to carry ({})",
                 quote(&wanted.keys)
             ),
-            wanted: all,
+            wanted: std::mem::take(&mut wanted.keys),
             found: Vec::new(),
             at: None,
         };
@@ -1598,7 +1622,7 @@ pub fn carried(
                 "dropped: the summary names it ({}) in a line that says it is done, but it is still open",
                 quote(&found)
             ),
-            wanted: all,
+            wanted: std::mem::take(&mut wanted.keys),
             found,
             at: Some(summary.place(p, false)),
         };
@@ -1616,7 +1640,7 @@ pub fn carried(
                 "dropped: the summary names it ({}) only where it lets it go (skipped, not needed, won't do), but it is still open",
                 quote(&found)
             ),
-            wanted: all,
+            wanted: std::mem::take(&mut wanted.keys),
             found,
             at: Some(summary.place(p, false)),
         };
@@ -1637,7 +1661,7 @@ pub fn carried(
         fact: fact.id,
         carried,
         why,
-        wanted: all,
+        wanted: wanted.keys,
         found,
         at,
     }
