@@ -19,8 +19,13 @@ pub enum Shape {
     Text,
 }
 
+/// Whether the bytes are a ZIP archive (an Inspect `.eval` log): binary, read as it is.
+pub fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04")
+}
+
 pub fn shape(bytes: &[u8]) -> Shape {
-    if bytes.starts_with(b"PK\x03\x04") {
+    if is_zip(bytes) {
         return Shape::Zip;
     }
     let Some(first) = bytes.iter().position(|b| !b.is_ascii_whitespace()) else {

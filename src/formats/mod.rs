@@ -632,8 +632,12 @@ fn document_cut_off<'s>(bytes: &[u8], shape: &'s Shape) -> Option<&'s json::Json
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The bytes with every byte order mark that opens a line read as three spaces, or `None`
-/// when no line opens with one (the file is read as it is, without a copy).
+/// when no line opens with one (the file is read as it is, without a copy), or when the bytes
+/// are an archive: its compressed data may hold those bytes anywhere.
 fn unmarked_lines(bytes: &[u8]) -> Option<Vec<u8>> {
+    if detect::is_zip(bytes) {
+        return None;
+    }
     let inner = memchr::memmem::find_iter(bytes, b"\n\xEF\xBB\xBF").map(|i| i + 1);
     let mut marks = bytes
         .starts_with(BOM)
@@ -806,6 +810,23 @@ mod tests {
         r#"{"id":"e2","timestamp":"t","source":"agent","kind":"ActionEvent","thought":[{"type":"text","text":"Running it."}],"action":{"kind":"TerminalAction","command":"pytest"},"tool_name":"terminal","tool_call_id":"c1","llm_response_id":"r1"}"#,
         r#"{"id":"e3","timestamp":"t","source":"environment","kind":"ObservationEvent","tool_name":"terminal","tool_call_id":"c1","action_id":"e2","observation":{"content":[{"type":"text","text":"1 failed"}],"exit_code":1}}"#,
     ];
+
+    #[test]
+    fn marks_opening_lines_are_read_as_spaces_but_an_archive_is_read_as_it_is() {
+        let joined = b"\xEF\xBB\xBF{\"a\":1}\n\xEF\xBB\xBF{\"b\":2}\n{\"c\":\"\xEF\xBB\xBF\"}\n";
+        let unmarked = unmarked_lines(joined).unwrap();
+        // (A mark inside a line is content: only those opening one go.)
+        assert_eq!(
+            unmarked,
+            b"   {\"a\":1}\n   {\"b\":2}\n{\"c\":\"\xEF\xBB\xBF\"}\n".to_vec()
+        );
+        assert_eq!(unmarked_lines(b"{\"a\":1}\n{\"b\":2}\n"), None);
+        // Compressed data may hold the same bytes: changing them would break the archive.
+        assert_eq!(
+            unmarked_lines(b"PK\x03\x04\x14\x00\n\xEF\xBB\xBF\x00"),
+            None
+        );
+    }
 
     /// Each of `EVENTS` pretty-printed, as `jq .` writes it.
     fn pretty_events() -> Vec<String> {
