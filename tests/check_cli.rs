@@ -742,6 +742,45 @@ fn the_full_view_numbers_each_label_by_its_own_event_file() {
     assert!(blocks >= 5, "{}", r.stdout);
 }
 
+/// Event files an editor marked (EF BB BF before each event) are read as unmarked ones: the same
+/// findings at the same line and column of each file (the mark is no column).
+#[test]
+fn marked_event_files_give_the_positions_of_unmarked_ones() {
+    let fixture = root().join("corpus/fixtures/openhands/v1-events-health-endpoint.jsonl");
+    let lines = std::fs::read_to_string(fixture).unwrap();
+    let findings = |mark: &str| {
+        let dir = scratch(&format!("marked-events-{}", mark.len()));
+        let events = dir.join("conv/events");
+        std::fs::create_dir_all(&events).unwrap();
+        for (i, line) in lines.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+            std::fs::write(
+                events.join(format!("event-{i:05}-x.json")),
+                format!("{mark}{line}"),
+            )
+            .unwrap();
+        }
+        let r = check_in(
+            &dir,
+            &[
+                "--select",
+                "ALL",
+                "--output-format",
+                "concise",
+                "conv/events",
+            ],
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        r.stdout
+            .lines()
+            .filter(|l| l.contains(".json:"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let plain = findings("");
+    assert!(plain.len() >= 2, "{plain:?}");
+    assert_eq!(findings("\u{FEFF}"), plain);
+}
+
 /// An OpenHands conversation as the SDK persists it, one event per file (each written without a
 /// final line break), is one log: read as its files joined in name order, named by their
 /// pattern, its facts those of the same events kept one per line.

@@ -185,7 +185,7 @@ fn a_byte_order_mark_changes_nothing_but_the_offsets() {
 fn byte_order_marks_opening_later_lines_change_nothing_but_the_offsets() {
     // `cat a.jsonl b.jsonl` of files an editor marked puts a mark at the start of a line inside
     // the log. Each record line of each JSONL fixture opened with one gives the same turns and
-    // facts, every offset moved by 3 bytes per mark before it.
+    // facts, every offset moved by 3 bytes per mark before it (a line's start: before it).
     let mut files = Vec::new();
     fixture_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures"),
@@ -211,7 +211,8 @@ fn byte_order_marks_opening_later_lines_change_nothing_but_the_offsets() {
             from = a;
         }
         marked.extend_from_slice(&plain[from..]);
-        let moved = |offset: usize| offset + 3 * at.partition_point(|&a| a <= offset);
+        // (A line's own start stays where its mark now is: a record's span opens the line.)
+        let moved = |offset: usize| offset + 3 * at.partition_point(|&a| a < offset);
         let facts = |bytes: &[u8], shift: &dyn Fn(usize) -> usize| {
             let all = trajlint::annotate(bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
             all.iter()

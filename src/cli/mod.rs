@@ -540,11 +540,8 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
                     std::fs::File::open(f).map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
                 file.read_to_end(&mut bytes)
                     .map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
-                // Each file's byte order mark is read as spaces, as `formats::read` does for a
-                // file's own (in the joined bytes it would open a line, not the input).
-                if bytes[at..].starts_with(b"\xEF\xBB\xBF") {
-                    bytes[at..at + 3].copy_from_slice(b"   ");
-                }
+                // (Each file's byte order mark stays: in the joined bytes it opens a line, which
+                // `formats::read` reads as spaces and a position counts no column of.)
                 if bytes.last().is_some_and(|&b| b != b'\n') {
                     bytes.push(b'\n');
                 }

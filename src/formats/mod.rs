@@ -253,9 +253,6 @@ fn scan_jsonl(
             match one {
                 Err(_) if keep_text && !opens_object() => sink(Record::Text(span), out),
                 Ok(v) if matches!(v.kind, json::Kind::Object(_)) => {
-                    // (From its value on: spaces before it, or a mark read as spaces, are not
-                    // the record.)
-                    let span = Span::new(v.span.start, content_end);
                     sink(Record::Object(Line { span, value: v }), out)
                 }
                 Ok(v) => out.warn(
