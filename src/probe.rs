@@ -327,6 +327,16 @@ pub struct Summary {
     /// ("- Grepped config/ for TIMEZONE" over "  - nothing found"): each says it of what the
     /// unit names.
     absent_under: Vec<Vec<u32>>,
+    /// What the lexicon gives every summary alike.
+    tables: std::sync::Arc<Tables>,
+}
+
+/// The lexicon's words as a summary's index reads them, worked out once per lexicon (a log of
+/// many short summaries would otherwise stem them all again for each).
+#[derive(Debug)]
+pub(crate) struct Tables {
+    /// The stems of the words that report a search ("grepped", "searched", "found").
+    search: HashSet<String>,
     /// The lexicon's action families by the stem of each of their words.
     family_stems: HashMap<String, Vec<String>>,
     /// A family's key (`@test`) by the stem of its name (`test`): a term that names a family is
@@ -334,25 +344,19 @@ pub struct Summary {
     named_families: HashMap<String, String>,
 }
 
-impl Summary {
-    /// Indexes `text` (linear in its length).
-    pub fn new(text: &str, lex: &Lexicon) -> Summary {
-        let units = split_units(text);
-        let search: HashSet<String> = SEARCH_WORDS
+impl Tables {
+    pub(crate) fn new(
+        synonyms: &HashMap<String, Vec<String>>,
+        retrieve_words: &[String],
+    ) -> Tables {
+        let search = SEARCH_WORDS
             .iter()
             .map(|w| stem(w))
-            .chain(lex.retrieve_words.iter().map(|w| stem(w)))
+            .chain(retrieve_words.iter().map(|w| stem(w)))
             .collect();
-        let ends_the_search = |sentence: &str| says_only_absence(sentence, &search);
-        let mut clauses: Vec<(usize, usize, u32)> = Vec::new();
-        for (u, &(s, e)) in units.iter().enumerate() {
-            for (cs, ce) in split_clauses(&text[s..e], &ends_the_search) {
-                clauses.push((s + cs, s + ce, u as u32));
-            }
-        }
         // Action families by stem too: "implementation" is an `@edit` word like "implement".
         let mut family_stems: HashMap<String, Vec<String>> = HashMap::default();
-        for (w, fams) in &lex.synonyms {
+        for (w, fams) in synonyms {
             family_stems
                 .entry(stem(w))
                 .or_default()
@@ -363,6 +367,27 @@ impl Summary {
             .flatten()
             .map(|f| (stem(f), format!("@{f}")))
             .collect();
+        Tables {
+            search,
+            family_stems,
+            named_families,
+        }
+    }
+}
+
+impl Summary {
+    /// Indexes `text` (linear in its length).
+    pub fn new(text: &str, lex: &Lexicon) -> Summary {
+        let units = split_units(text);
+        let tables = lex.probe_tables.clone();
+        let ends_the_search = |sentence: &str| says_only_absence(sentence, &tables.search);
+        let mut clauses: Vec<(usize, usize, u32)> = Vec::new();
+        for (u, &(s, e)) in units.iter().enumerate() {
+            for (cs, ce) in split_clauses(&text[s..e], &ends_the_search) {
+                clauses.push((s + cs, s + ce, u as u32));
+            }
+        }
+        let family_stems = &tables.family_stems;
         let mut postings: HashMap<String, Vec<u32>> = HashMap::default();
         let mut let_go: HashMap<String, Vec<u32>> = HashMap::default();
         let mut absence = Vec::with_capacity(clauses.len());
@@ -405,7 +430,7 @@ impl Summary {
                 .map(|&(a, b)| (a.max(s) - s, b.min(e) - s))
                 .collect();
             if here.is_empty() {
-                clause_keys(clause, lex, &family_stems, &mut add);
+                clause_keys(clause, lex, family_stems, &mut add);
             } else {
                 // (Each part blanks the other's characters: words keep their places. The
                 // ranges are sorted and disjoint: one walk along them.)
@@ -427,11 +452,11 @@ impl Summary {
                         .collect()
                 };
                 let mut only_there: HashSet<String> = HashSet::default();
-                clause_keys(&part(true), lex, &family_stems, &mut |key| {
+                clause_keys(&part(true), lex, family_stems, &mut |key| {
                     only_there.insert(key.to_owned());
                     add(key);
                 });
-                clause_keys(&part(false), lex, &family_stems, &mut |key| {
+                clause_keys(&part(false), lex, family_stems, &mut |key| {
                     only_there.remove(key);
                     add(key);
                 });
@@ -495,8 +520,7 @@ impl Summary {
             settled,
             parent,
             absent_under,
-            family_stems,
-            named_families,
+            tables,
         }
     }
 
@@ -576,7 +600,7 @@ impl Summary {
         for (k, key) in keys.iter().take(MAX_TERMS).enumerate() {
             // A term naming an action family is said by any word of it too: "Must run pytest"
             // names the tests. (Not a family key itself, nor a verbatim one.)
-            let family = self.named_families.get(key.as_str());
+            let family = self.tables.named_families.get(key.as_str());
             for key in std::iter::once(key).chain(family) {
                 let Some((as_key, p)) = self.indexed_as(key) else {
                     continue;
@@ -1350,7 +1374,7 @@ impl Wanted {
         // (The families' names, not their `@` keys: no copy per family per fact.)
         let own_families: Vec<&str> = content
             .iter()
-            .filter_map(|t| summary.family_stems.get(t))
+            .filter_map(|t| summary.tables.family_stems.get(t))
             .flatten()
             .map(String::as_str)
             .collect();

@@ -482,6 +482,8 @@ pub struct Lexicon {
     pub nouns: Vec<String>,
     /// `nouns` by surface form (and plural) → stem, for the references' scan of each turn.
     pub(crate) noun_index: crate::extract::references::Nouns,
+    /// What the probe's index of a summary reads from the lexicon, worked out once.
+    pub(crate) probe_tables: std::sync::Arc<crate::probe::Tables>,
     pub backward: Vec<String>,
     /// Words after "these/those" that are not what they point at (lowercase).
     pub not_head_nouns: HashSet<String>,
@@ -785,6 +787,10 @@ impl Lexicon {
             prospective_words: o.prospective_words.iter().cloned().collect(),
             vague_words: o.vague_words.iter().map(|w| w.to_lowercase()).collect(),
             question_words: o.question_words.iter().map(|w| w.to_lowercase()).collect(),
+            probe_tables: std::sync::Arc::new(crate::probe::Tables::new(
+                &synonyms,
+                &n.retrieve_words,
+            )),
             synonyms,
             programs,
             nouns: r.nouns.clone(),
