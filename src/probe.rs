@@ -800,11 +800,7 @@ fn list_parents(text: &str, units: &[(usize, usize)]) -> Vec<Option<u32>> {
             .chars()
             .map(|c| if c == '\t' { 4 } else { 1 })
             .sum::<isize>();
-        let digits = body.bytes().take_while(u8::is_ascii_digit).count();
-        let item = body.starts_with(['-', '*', '+']) && body[1..].starts_with(' ')
-            || digits > 0
-                && body[digits..].starts_with([')', '.'])
-                && body[digits + 1..].starts_with(' ');
+        let item = list_marker(body).is_some();
         if body.starts_with('#') {
             out.push(None);
             open.clear();
@@ -902,20 +898,24 @@ const SEARCH_VERBS: [&str; 18] = [
     "list", "ls", "glob", "read", "fetch", "brows", "explor",
 ];
 
+/// The length of the list marker opening `body` (`-`, `*`, `+`, `2.`, `2)`, each before a
+/// space), if it opens with one.
+fn list_marker(body: &str) -> Option<usize> {
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    let len = if body.starts_with(['-', '*', '+']) {
+        1
+    } else if digits > 0 && body[digits..].starts_with([')', '.']) {
+        digits + 1
+    } else {
+        return None;
+    };
+    body[len..].starts_with(' ').then_some(len)
+}
+
 /// A line without its list marker ("- ", "* ", "+ ", "2. ", "2) ").
 fn without_list_marker(line: &str) -> &str {
     let body = line.trim_start();
-    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
-    if let Some(rest) = body
-        .strip_prefix(['-', '*', '+'])
-        .filter(|r| r.starts_with(' '))
-    {
-        rest
-    } else if digits > 0 && body[digits..].starts_with(['.', ')']) {
-        &body[digits + 1..]
-    } else {
-        body
-    }
+    &body[list_marker(body).unwrap_or(0)..]
 }
 
 /// Words a sentence may hold, besides words of absence and function words, and still say only

@@ -2,7 +2,7 @@
 //! `corpus/fixtures/malformed/` (see its README) gives its diagnostic at the right place and still
 //! yields what can be read; hostile inputs (deep nesting, huge lines) neither panic nor blow up.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use trajlint::formats::{read, ReadOutput, Severity};
 use trajlint::source::SourceFile;
 
@@ -147,37 +147,51 @@ fn fixture_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-#[test]
-fn a_byte_order_mark_changes_nothing_but_the_offsets() {
-    // Editors on Windows open a UTF-8 file with EF BB BF; a JSON parser rejects it, and a JSONL
-    // reader lost the first record. Read with the mark, each fixture gives the same turns and
-    // facts, every offset 3 bytes on.
+/// The fixtures under `corpus/fixtures` (not the malformed ones).
+fn fixtures() -> Vec<PathBuf> {
     let mut files = Vec::new();
     fixture_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures"),
         &mut files,
     );
+    files
+}
+
+/// Per trajectory read from `bytes`: its turn count and its facts (text, and span mapped by
+/// `offset`).
+type Read = Vec<(usize, Vec<(String, usize, usize)>)>;
+fn turns_and_facts(path: &Path, bytes: &[u8], offset: &dyn Fn(usize) -> usize) -> Read {
+    let all = trajlint::annotate(bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    all.iter()
+        .map(|a| {
+            let facts = a
+                .analysis
+                .facts
+                .iter()
+                .map(|f| (f.text.clone(), offset(f.span.start), offset(f.span.end)))
+                .collect();
+            (a.trajectory.turns.len(), facts)
+        })
+        .collect()
+}
+
+#[test]
+fn a_byte_order_mark_changes_nothing_but_the_offsets() {
+    // Editors on Windows open a UTF-8 file with EF BB BF; a JSON parser rejects it, and a JSONL
+    // reader lost the first record. Read with the mark, each fixture gives the same turns and
+    // facts, every offset 3 bytes on.
+    let files = fixtures();
     assert!(files.len() >= 20, "{files:?}");
     for path in files {
         let plain = std::fs::read(&path).unwrap();
         let marked = [&b"\xEF\xBB\xBF"[..], &plain].concat();
-        let facts = |bytes: &[u8], shift: usize| {
-            let all = trajlint::annotate(bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            all.iter()
-                .map(|a| {
-                    let facts: Vec<(String, usize, usize)> = a
-                        .analysis
-                        .facts
-                        .iter()
-                        .map(|f| (f.text.clone(), f.span.start - shift, f.span.end - shift))
-                        .collect();
-                    (a.trajectory.turns.len(), facts)
-                })
-                .collect::<Vec<_>>()
-        };
-        let read = facts(&plain, 0);
+        let read = turns_and_facts(&path, &plain, &|o| o);
         assert!(!read.is_empty(), "{path:?}");
-        assert_eq!(facts(&marked, 3), read, "{path:?}");
+        assert_eq!(
+            turns_and_facts(&path, &marked, &|o| o - 3),
+            read,
+            "{path:?}"
+        );
     }
 }
 
@@ -186,11 +200,7 @@ fn byte_order_marks_opening_later_lines_change_nothing_but_the_offsets() {
     // `cat a.jsonl b.jsonl` of files an editor marked puts a mark at the start of a line inside
     // the log. Each record line of each JSONL fixture opened with one gives the same turns and
     // facts, every offset moved by 3 bytes per mark before it (a line's start: before it).
-    let mut files = Vec::new();
-    fixture_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures"),
-        &mut files,
-    );
+    let mut files = fixtures();
     files.retain(|p| p.extension().is_some_and(|x| x == "jsonl"));
     assert!(files.len() >= 10, "{files:?}");
     for path in files {
@@ -213,22 +223,12 @@ fn byte_order_marks_opening_later_lines_change_nothing_but_the_offsets() {
         marked.extend_from_slice(&plain[from..]);
         // (A line's own start stays where its mark now is: a record's span opens the line.)
         let moved = |offset: usize| offset + 3 * at.partition_point(|&a| a < offset);
-        let facts = |bytes: &[u8], shift: &dyn Fn(usize) -> usize| {
-            let all = trajlint::annotate(bytes).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            all.iter()
-                .map(|a| {
-                    let facts: Vec<(String, usize, usize)> = a
-                        .analysis
-                        .facts
-                        .iter()
-                        .map(|f| (f.text.clone(), shift(f.span.start), shift(f.span.end)))
-                        .collect();
-                    (a.trajectory.turns.len(), facts)
-                })
-                .collect::<Vec<_>>()
-        };
-        let expected = facts(&plain, &moved);
+        let expected = turns_and_facts(&path, &plain, &moved);
         assert!(!expected.is_empty(), "{path:?}");
-        assert_eq!(facts(&marked, &|o| o), expected, "{path:?}");
+        assert_eq!(
+            turns_and_facts(&path, &marked, &|o| o),
+            expected,
+            "{path:?}"
+        );
     }
 }
