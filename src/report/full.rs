@@ -123,7 +123,15 @@ impl Full {
                 .bytes_exact
                 .then(|| Excerpt::new(src, file.name, labels.len()).with_parts(file.parts)),
             labels,
-            code: format!("{}[{}] {}", f.severity, f.rule.code, f.rule.name),
+            // (The finding's own position heads it, as in the concise format: the excerpts
+            // below follow the file's order, so the first may be a counterpart's.)
+            code: format!(
+                "{}: {}[{}] {}",
+                file.place(src, f.span).shown(f.bytes_exact),
+                f.severity,
+                f.rule.code,
+                f.rule.name
+            ),
         };
         if self.handler.render_report(out, &diag).is_err() {
             out.push_str(&format!(
