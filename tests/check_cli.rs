@@ -2182,3 +2182,39 @@ fn event_files_with_byte_order_marks_read_alike() {
     assert!(plain.len() > 3, "{plain:?}");
     assert_eq!(turns("marked"), plain);
 }
+
+/// A walk does not follow a link to a directory; when that leaves it with no log, the error
+/// names the link, so a layout such as `runs/latest -> run-42` is not a riddle.
+#[cfg(unix)]
+#[test]
+fn a_walk_that_finds_no_log_names_the_directory_links_it_passed_by() {
+    let dir = scratch("dir-link");
+    std::fs::create_dir_all(dir.join("run-42")).unwrap();
+    std::fs::create_dir_all(dir.join("runs")).unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/check/session.jsonl"),
+        dir.join("run-42/session.jsonl"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../run-42", dir.join("runs/latest")).unwrap();
+    let r = check_in(&dir, &["runs"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("links to directories are not followed: runs/latest (1 in all)"),
+        "{}",
+        r.stderr
+    );
+    // Named, the directory is checked.
+    let r = check_in(&dir, &["run-42", "--output-format", "concise"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // A walk that found a log says nothing of the links it passed by.
+    std::fs::copy(
+        root().join("tests/fixtures/check/session.jsonl"),
+        dir.join("runs/session.jsonl"),
+    )
+    .unwrap();
+    let r = check_in(&dir, &["runs", "--output-format", "concise"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(!r.stderr.contains("links to directories"), "{}", r.stderr);
+}

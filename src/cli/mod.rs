@@ -269,12 +269,38 @@ fn is_log_name(path: &std::path::Path) -> bool {
 /// Why a run that read no log fails (exit 2): a gate pointed at the wrong directory must not
 /// pass having checked nothing.
 pub fn no_log_found(paths: &[PathBuf]) -> String {
-    let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    format!(
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let mut why = format!(
         "no trajectory log found under {}: nothing was checked (a walk reads *.jsonl, *.json, \
          *.ndjson, *.traj, *.eval, *.txt, *.log and *.chat.history.md files)",
-        paths.join(", ")
-    )
+        shown.join(", ")
+    );
+    // (Where the logs lie behind a link to a directory, the walk passed it by: say so.)
+    let links: Vec<PathBuf> = paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .flat_map(|p| walker(p).flatten())
+        .filter(|e| e.path_is_symlink() && e.path().is_dir())
+        .map(|e| e.into_path())
+        .collect();
+    if let Some(first) = links.first() {
+        why.push_str(&format!(
+            "; links to directories are not followed: {} ({} in all); name the directory itself",
+            first.display(),
+            links.len()
+        ));
+    }
+    why
+}
+
+/// A walk of directory `p`: ignore files respected (`.gitignore` inside a git repository only,
+/// as ripgrep reads it: a home directory's catch-all `.gitignore` of a dotfiles setup would
+/// otherwise hide every log under it), links to directories not followed (they may loop), in
+/// name order.
+fn walker(p: &Path) -> ignore::Walk {
+    ignore::WalkBuilder::new(p)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build()
 }
 
 /// The name of Aider's default chat history.
@@ -289,10 +315,7 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Input> {
             let mut walked = EventGroups::default();
             // Aider's history files, read although hidden (and gitignored by Aider itself).
             let mut aider: HashSet<PathBuf> = HashSet::new();
-            let walker = ignore::WalkBuilder::new(p)
-                .sort_by_file_name(|a, b| a.cmp(b))
-                .build();
-            for entry in walker {
+            for entry in walker(p) {
                 match entry {
                     Ok(e) if e.file_type().is_some_and(|t| t.is_dir()) => {
                         // First in its directory, where its name (a dot) mostly sorts anyway.

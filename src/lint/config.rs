@@ -174,9 +174,10 @@ impl Config {
         }
         // Patterns are matched against paths relative to the root: an absolute one is made so
         // (it matched nothing, silently).
+        // (A relative one is read as the path it names: "./runs/scratch" is "runs/scratch".)
         let rooted = |pattern: &str| match Path::new(pattern).is_absolute() {
             true => relative_path(Path::new(pattern), root, root),
-            false => pattern.to_string(),
+            false => normalize_pattern(pattern),
         };
         let mut per_path_ignores = Vec::new();
         for (pattern, list) in &raw.per_path_ignores {
@@ -290,6 +291,26 @@ pub fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// A relative glob with its `.` and `..` steps resolved, as `normalize` resolves a path's
+/// (`./runs/*.jsonl` is `runs/*.jsonl`; a `..` it cannot resolve stays).
+fn normalize_pattern(pattern: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for part in pattern.split('/') {
+        match part {
+            "." => {}
+            ".." if out.last().is_some_and(|p| *p != ".." && !p.contains("**")) => {
+                out.pop();
+            }
+            _ => out.push(part),
+        }
+    }
+    if out.is_empty() {
+        ".".into()
+    } else {
+        out.join("/")
+    }
 }
 
 /// `path` relative to `base` (both taken from `cwd` when relative), `/`-separated.
@@ -413,5 +434,19 @@ mod tests {
         assert_eq!(c.ignored_for("../q/b.jsonl"), ob);
         assert!(c.ignored_for("runs/b.jsonl").is_empty());
         assert!(c.excluded("runs/scratch/x.jsonl") && !c.excluded("runs/a.jsonl"));
+        // A relative pattern names the path its `.` and `..` steps resolve to.
+        let c = Config::parse(
+            "t.toml",
+            "exclude = [\"./runs/scratch/\", \"runs/old/../legacy\"]\n[per-path-ignores]\n\"./runs/*.jsonl\" = [\"OB\"]\n",
+            Path::new("/p"),
+            cat,
+        )
+        .unwrap();
+        assert!(c.excluded("runs/scratch/x.jsonl") && c.excluded("runs/legacy/y.jsonl"));
+        assert!(!c.excluded("runs/old/y.jsonl") && !c.excluded("runs/a.jsonl"));
+        assert_eq!(c.ignored_for("runs/a.jsonl"), ob);
+        assert_eq!(normalize_pattern("./a/./b"), "a/b");
+        assert_eq!(normalize_pattern("../q/*.jsonl"), "../q/*.jsonl");
+        assert_eq!(normalize_pattern("a/.."), ".");
     }
 }
