@@ -73,7 +73,7 @@ const MAX_TERMS: usize = 64;
 /// Words that say something was absent or failed, as a summary writes them ("does not exist",
 /// "No files found", "failed with exit code 128", "missing", "rejected", "interrupted"). The
 /// lexicon's `null_result.not_found` patterns count too.
-pub const ABSENCE: &str = r"(?i)\b(?:not (?:found|exist\w*|there|present|available|installed|defined|supported|work\w*|possible|allowed|recogni[sz]ed|committed|set|pass\w*)|no such|nothing|none|no|empty|missing|absent|undefined|unknown|doesn't|does not|didn't|did not|don't|do not|isn't|is not|aren't|are not|wasn't|was not|weren't|can't|cannot|couldn't|could not|won't|hasn't|haven't|fail\w*|errors?|errored|exception|traceback|crash\w*|broken|denied|rejected|refused|interrupt\w*|cancel\w*|timed out|timeout|unavailable|invalid|unable|unsupported|blocked|abort\w*|fatal|ambiguous|unresolved|404|403|500|non-?zero|exit (?:code|status) [1-9]\d*)\b";
+pub const ABSENCE: &str = r"(?i)\b(?:not (?:found|exist\w*|there|present|available|installed|defined|supported|work\w*|possible|allowed|recogni[sz]ed|committed|set|pass\w*)|no such|nothing|none|no|empty|missing|absent|undefined|unknown|doesn't|does not|didn't|did not|don't|do not|isn't|is not|aren't|are not|wasn't|was not|weren't|can't|cannot|couldn't|could not|won't|hasn't|haven't|fail\w*|errors?|errored|exception|traceback|crash\w*|broken|denied|rejected|refused|interrupt\w*|cancel\w*|timed out|timeout|unavailable|invalid|unable|unsupported|blocked|abort\w*|fatal|ambiguous|unresolved|404|403|500|non-?zero|exit (?:code|status) [1-9]\d*|(?:0|zero) (?:results?|match(?:es)?|hits?|files?|items?|entries|occurrences|lines|rows|records))\b";
 
 /// (ASCII classes, as the lexicon's: a Unicode `\b` sends the search off the fast automaton.)
 fn absence_regex() -> &'static regex::Regex {
@@ -2092,6 +2092,17 @@ mod tests {
             "Skipped: docs update.",
             "- Update the docs (README, CHANGELOG): skipped",
             "Skipped the docs update since it is not yet needed.",
+            // Orders not to, and other ways of letting go (from a blind review).
+            "Do not update the docs.",
+            "Don't update the docs; the user will do it.",
+            "Ignore the docs update.",
+            "Decided against updating the docs.",
+            "Cancelled: docs update.",
+            "The docs update was cancelled.",
+            "Cancelled the docs update.",
+            "Never mind the docs update.",
+            "~~Update the docs~~",
+            "- [ ] ~~update the docs once the code compiles~~",
         ] {
             let c = probe(&f, line);
             assert!(
@@ -2156,6 +2167,17 @@ mod tests {
             // "No … needed" holds what it lets go.
             "No new tests needed for the docs update.",
             "No code changes needed beyond the docs update.",
+            // An order not to forget or skip it, or not to do something else.
+            "Don't forget to update the docs.",
+            "Do not skip the docs update.",
+            "Do not merge before the docs are updated.",
+            "Update the docs; do not touch the changelog.",
+            "Decided against the rewrite; update the docs next.",
+            "Cancelled the flaky CI job; update the docs next.",
+            "We did not update the docs yet.",
+            "~~Fix the parser~~ done; update the docs next.",
+            "~~~\nUpdate the docs.\n~~~",
+            "Update the docs ~~~ then release.",
         ] {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);
@@ -2287,6 +2309,9 @@ mod tests {
             "Checked config/ for TIMEZONE. It is not defined anywhere.",
             "Searched config/ for TIMEZONE. No results for it at all.",
             "Grepped config/ for TIMEZONE. Nothing found.",
+            "TIMEZONE search in config/: 0 results",
+            "grep TIMEZONE config/ -> 0 matches",
+            "Searched config/ for TIMEZONE: zero hits.",
         ] {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);

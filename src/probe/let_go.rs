@@ -10,7 +10,8 @@
 //! - a word after it governs its subject: a passive ("the docs update was skipped") the few
 //!   words before it, back to a mark or a subordinating word ("update the docs to say slow
 //!   tests are skipped" lets go of "say slow tests"); a status ("Update the docs: skipped",
-//!   "(not needed)") its item, back to the mark before it.
+//!   "(not needed)") its item, back to the mark before it;
+//! - text struck through (`~~update the docs~~`) is let go whole.
 //!
 //! A word inside a flag or a name (`--skip-cache`, `no-drop`) or in capitals (SQL's `DROP`), one
 //! negated ("must not skip it") or over another let-go word ("won't skip the docs update"), one
@@ -97,7 +98,7 @@ fn governed(unit: &str, lex: &Lexicon, strict: bool) -> Vec<(usize, usize)> {
     let after = nonempty(lex.let_go_after.find_all(unit));
     let before = nonempty(lex.let_go.find_all(unit));
     if after.is_empty() && before.is_empty() {
-        return Vec::new();
+        return struck(unit);
     }
     let shape = Shape::of(unit, lex);
     let b = unit.as_bytes();
@@ -167,7 +168,28 @@ fn governed(unit: &str, lex: &Lexicon, strict: bool) -> Vec<(usize, usize)> {
         }
         out.push((s, end));
     }
+    out.extend(struck(unit));
     merge(out)
+}
+
+/// Markdown's struck-through text (`~~update the docs~~`), marks included: what a summary
+/// strikes out it no longer owes, whatever the words say.
+fn struck(unit: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = unit[from..].find("~~") {
+        let s = from + k;
+        let Some(z) = unit[s + 2..].find("~~") else {
+            break;
+        };
+        let e = s + 2 + z + 2;
+        // (Not an empty pair, nor one across lines: a fence of tildes is no strike.)
+        if z > 0 && !unit[s..e].contains('\n') {
+            out.push((s, e));
+        }
+        from = e;
+    }
+    out
 }
 
 /// What may follow a status word: nothing, a mark, or its reason ("skipped per the user's
