@@ -431,16 +431,29 @@ impl Pending {
             by_term, frozen, ..
         } = self;
         let mut hits: HashMap<usize, usize> = HashMap::default();
-        let mut key = String::new();
-        for w in words {
-            key.clear();
-            key.push_str(prefix);
-            key.push_str(w);
-            if let Some(ids) = by_term.get_mut(key.as_str()) {
-                let from =
-                    latest_waiting(ids, |&id| facts[id].resolved_by.is_none() && !frozen[id]);
-                for &id in &ids[from..] {
-                    *hits.entry(id).or_default() += 1;
+        let waits = |id: &usize| facts[*id].resolved_by.is_none() && !frozen[*id];
+        let mut meet = |ids: &mut Vec<usize>| {
+            let from = latest_waiting(ids, waits);
+            for &id in &ids[from..] {
+                *hits.entry(id).or_default() += 1;
+            }
+        };
+        // Whichever side is smaller is walked: a long call's words against a few waiting
+        // terms, or a sentence's words against a long log's terms.
+        if by_term.len() < words.len() {
+            for (key, ids) in by_term.iter_mut() {
+                if key.strip_prefix(prefix).is_some_and(|w| words.contains(w)) {
+                    meet(ids);
+                }
+            }
+        } else {
+            let mut key = String::new();
+            for w in words {
+                key.clear();
+                key.push_str(prefix);
+                key.push_str(w);
+                if let Some(ids) = by_term.get_mut(key.as_str()) {
+                    meet(ids);
                 }
             }
         }
