@@ -3,6 +3,7 @@
 
 use crate::extract::{Fact, FactKind};
 use crate::model::Trajectory;
+use crate::source::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -88,19 +89,35 @@ pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<Strin
 
 /// Maximal runs of turns `(first, last)` (inclusive) that can be compacted: every turn in the
 /// run is quiescent (and `allowed`), and every call in it has its result in the same run, and
-/// every result its call. A run is one stretch of the file, its turns in file order: where a
-/// turn lies before the one it follows (a SWE-agent run's last step, read from `trajectory[]`,
-/// which the file holds before `history[]`), no run crosses, and a call and result on either
-/// side stay. (Not in a compressed entry, where every turn has the entry's span.)
+/// every result its call. A run is one stretch of the file, its turns in file order but for a
+/// result right before its call (a SWE-agent step keeps its observation before its action):
+/// where a turn lies before the one it follows (a SWE-agent run's last step, read from
+/// `trajectory[]`, which the file holds before `history[]`), no run crosses, and a call and
+/// result on either side stay. Its bytes run from its first byte to its last: see
+/// [`range_span`]. (Not in a compressed entry, where every turn has the entry's span.)
 pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, usize)> {
     let n = traj.turns.len();
     let mut ok: Vec<bool> = allowed.to_vec();
     ok.resize(n, false);
-    // `cuts[t]`: how many turns up to `t` lie before the turn they follow.
+    // Each turn's place in file order (ties in turn order).
+    let mut by_file: Vec<usize> = (0..n).collect();
+    by_file.sort_by_key(|&t| (traj.turns[t].span.start, t));
+    let mut place = vec![0usize; n];
+    for (k, &t) in by_file.iter().enumerate() {
+        place[t] = k;
+    }
+    // `cuts[t]`: how many turns up to `t` lie before the turn they follow. (Not a result that
+    // lies right before its call, no turn between them: SWE-agent keeps a step's observation
+    // before its action. The two are still one stretch.)
     let mut cuts = vec![0usize; n];
     for t in 1..n {
         let back = !traj.compressed && traj.turns[t].span.start < traj.turns[t - 1].span.start;
-        cuts[t] = cuts[t - 1] + usize::from(back);
+        let answers_the_call_after_it = traj.turns[t]
+            .result
+            .as_ref()
+            .and_then(|r| r.call)
+            .is_some_and(|(c, _)| c == t - 1 && place[t] + 1 == place[t - 1]);
+        cuts[t] = cuts[t - 1] + usize::from(back && !answers_the_call_after_it);
     }
     let cut_before = |t: usize| t > 0 && cuts[t] > cuts[t - 1];
     // Each (call turn, result turn) pair as the turns it spans. A pair must fall in one run:
@@ -155,6 +172,14 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
         out.push((s, n - 1));
     }
     out
+}
+
+/// The bytes of turns `first..=last` of a range: from the first byte of any of them to the last.
+pub fn range_span(traj: &Trajectory, first: usize, last: usize) -> Span {
+    let turns = &traj.turns[first..=last];
+    let start = turns.iter().map(|t| t.span.start).min().unwrap_or(0);
+    let end = turns.iter().map(|t| t.span.end).max().unwrap_or(start);
+    Span::new(start, end)
 }
 
 /// The pairs not yet blocked, sorted by first turn, as a max-tree over their last turns: which
@@ -302,6 +327,24 @@ mod tests {
         for (s, e) in compactable_ranges(&traj, &[true; 8]) {
             assert!((s..e).all(|t| traj.turns[t].span.start <= traj.turns[t + 1].span.start));
         }
+        // A result right before its call in the file, no turn between them (a SWE-agent step
+        // keeps its observation before its action), is one stretch with it: the last step is
+        // a range of its own, its bytes from the result's start to the call's end.
+        let mut traj = log(8, &[(1, 2), (6, 7)]);
+        for (t, turn) in traj.turns.iter_mut().enumerate() {
+            let start = match t {
+                6 => 200,
+                7 => 100,
+                _ => 1000 + 100 * t,
+            };
+            turn.span = Span::new(start, start + 50);
+        }
+        assert_eq!(compactable_ranges(&traj, &[true; 8]), [(0, 5), (6, 7)]);
+        assert_eq!(super::range_span(&traj, 6, 7), Span::new(100, 250));
+        // Not when another turn lies between them: the pair is split from either side.
+        traj.turns[7].span = Span::new(0, 50);
+        traj.turns[6].span = Span::new(1050, 1060);
+        assert_eq!(compactable_ranges(&traj, &[true; 8]), [(0, 5)]);
         // In a compressed entry every turn has the entry's span: nothing is out of order.
         traj.compressed = true;
         for turn in &mut traj.turns {

@@ -363,7 +363,7 @@ pub fn plan(traj: &Trajectory, a: &Analysis, opts: &PlanOptions) -> Plan {
         .iter()
         .map(|&(s, e, _)| CompactRange {
             turns: (s, e),
-            bytes: Span::new(traj.turns[s].span.start, traj.turns[e].span.end),
+            bytes: gate::range_span(traj, s, e),
             tokens: tokens[s..=e].iter().sum(),
         })
         .collect();
