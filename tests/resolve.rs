@@ -4364,6 +4364,32 @@ fn closing_a_tracker_item_names_its_whole_id() {
     );
 }
 
+/// A tracker item's plan step points at the command line that opened it, as the file writes it
+/// (escapes and all), not at the whole call around it.
+#[test]
+fn a_tracker_step_s_bytes_are_its_command_line() {
+    let command = r#"bd update spotter-x.1 --status in_progress --notes "start \ now""#;
+    let messages = json!([
+        {"role": "user", "content": "Work through the tracker."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("c1", command)]},
+        {"role": "tool", "tool_call_id": "c1", "content": "Updated"},
+    ]);
+    let text = serde_json::to_string(&messages).unwrap();
+    let report = process("tracker.json", text.as_bytes());
+    let steps: Vec<&Fact> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| f.subkind == Subkind::PlanStep)
+        .collect();
+    assert_eq!(steps.len(), 1, "{steps:?}");
+    // (OpenAI arguments are a JSON string of JSON: the command is escaped twice.)
+    let raw = &text[steps[0].span.start..steps[0].span.end];
+    let once = serde_json::to_string(command).unwrap();
+    let twice = serde_json::to_string(&once[1..once.len() - 1]).unwrap();
+    assert_eq!(raw, &twice[1..twice.len() - 1]);
+    assert_eq!(steps[0].text, command);
+}
+
 #[test]
 fn a_second_cue_in_the_same_clause_does_not_split_the_commitment() {
     // "remaining work" and a second "I will" sit inside the clause "Let me" / "I'll" opened:

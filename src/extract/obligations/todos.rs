@@ -2,6 +2,7 @@
 //! kept by the latest write.
 
 use super::*;
+use crate::source::Span;
 
 /// Todo tools (TodoWrite, update_plan): every pending or in-progress item is a plan step, keyed by
 /// its content so that a later write marking it completed (or dropping it) discharges it.
@@ -22,7 +23,7 @@ pub(super) fn todo_steps(
                     let mut f = Fact::new(
                         Subkind::PlanStep,
                         turn,
-                        call.span,
+                        command_span(call.span, cmd, bytes),
                         cmd.chars().take(200).collect(),
                     );
                     f.todo_key = Some(format!("tracker:{item}"));
@@ -56,6 +57,33 @@ pub(super) fn todo_steps(
             facts.push(f);
         }
     }
+}
+
+/// Where the call's command line lies in the file: found in the call's span as the file writes
+/// it, a JSON string's contents with the usual escapes (twice escaped where the arguments are
+/// a JSON string themselves, as OpenAI's are), else the whole call.
+fn command_span(call: Span, cmd: &str, bytes: &[u8]) -> Span {
+    let Some(raw) = bytes.get(call.start..call.end) else {
+        return call;
+    };
+    // (A string's JSON without its quotes.)
+    let contents = |s: &str| {
+        let quoted = serde_json::to_string(s).unwrap_or_default();
+        quoted
+            .get(1..quoted.len().saturating_sub(1))
+            .unwrap_or("")
+            .to_string()
+    };
+    let once = contents(cmd);
+    let twice = contents(&once);
+    [once, twice]
+        .iter()
+        .filter(|e| !e.is_empty())
+        .find_map(|e| {
+            memchr::memmem::find(raw, e.as_bytes())
+                .map(|k| Span::new(call.start + k, call.start + k + e.len()))
+        })
+        .unwrap_or(call)
 }
 
 /// The item a tracker command acts on: its first identifier (`spotter-fum.2`, `#123`, `ABC-42`).
