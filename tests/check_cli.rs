@@ -1517,6 +1517,40 @@ fn a_walk_skips_other_files_but_not_a_cut_off_document() {
             );
         }
     }
+    // An empty file (a run that wrote nothing?) is also a reader warning in the machine
+    // formats; the other files skipped are not.
+    let r = trajlint(&["check", "logs", "--output-format", "github"], &dir, None);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    for empty in ["new.jsonl", "marked.jsonl"] {
+        assert!(
+            r.stdout.contains(&format!(
+                "::warning file=logs/{empty},line=1,col=1,title=trajlint%3A reader warning::skipped: the file is empty"
+            )),
+            "{}",
+            r.stdout
+        );
+    }
+    assert!(!r.stdout.contains("package.json"), "{}", r.stdout);
+    let r = trajlint(&["check", "logs", "--output-format", "sarif"], &dir, None);
+    let sarif: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .unwrap();
+    let uris: Vec<&str> = notes
+        .iter()
+        .filter(|n| {
+            n["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("the file is empty")
+        })
+        .map(|n| {
+            n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(uris, ["logs/marked.jsonl", "logs/new.jsonl"], "{notes:?}");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
     for (fixture, cut) in [
         ("gemini/session-fix-dates.json", 2000),

@@ -442,6 +442,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
                     None => eprint!("{}", o.diagnostics),
                 }
             }
+            summary.warnings.extend(o.warnings);
             if o.skipped {
                 return;
             }
@@ -451,7 +452,6 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             if let Some(e) = o.error {
                 summary.errors.push(e);
             }
-            summary.warnings.extend(o.warnings);
             summary.baselined += o.baselined.len();
             matched.extend(o.baselined);
             if !o.findings.is_empty() {
@@ -648,6 +648,19 @@ fn one_file(
     let explicit = path.is_none_or(|p| plan.explicit.contains(p));
     if let Some(why) = report.read.not_a_log.filter(|_| !explicit) {
         diagnostics.push_str(&format!("{name}: warning: skipped: {why}\n"));
+        // An empty file is most likely a run that wrote nothing: the machine formats say so
+        // too (GitHub annotations, SARIF notifications), where a `package.json` skipped is
+        // only said on stderr.
+        let warnings = (why == trajlint::formats::EMPTY)
+            .then(|| ReaderWarning {
+                uri: uri_of(path, &name, &plan.cwd),
+                name: name.clone(),
+                line: 1,
+                column: 1,
+                message: format!("skipped: {why} (a run that wrote nothing?)"),
+            })
+            .into_iter()
+            .collect();
         return Outcome {
             key: rel,
             diagnostics,
@@ -655,7 +668,7 @@ fn one_file(
             findings: Vec::new(),
             baselined: Vec::new(),
             error: None,
-            warnings: Vec::new(),
+            warnings,
             skipped: true,
         };
     }

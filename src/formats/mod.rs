@@ -51,6 +51,10 @@ pub struct ReadIssue {
     pub help: Option<String>,
 }
 
+/// Why a file that holds nothing but whitespace is no log: `not_a_log` says it, and the gate
+/// tells it from other files that are no log (a crashed run may leave an empty one).
+pub const EMPTY: &str = "the file is empty";
+
 /// What reading one file gives.
 #[derive(Debug, Default)]
 pub struct ReadOutput {
@@ -675,8 +679,8 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         None => {
             let mut out = ReadOutput::default();
             if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-                out.error(Span::new(0, 0), "the file is empty");
-                out.not_a_log = Some("the file is empty");
+                out.error(Span::new(0, 0), EMPTY);
+                out.not_a_log = Some(EMPTY);
             } else if let Some(e) = document_cut_off(bytes, &shape) {
                 out.json_error(
                     e,
