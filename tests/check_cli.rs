@@ -165,8 +165,20 @@ fn severities_can_be_overridden() {
     assert!(r.stdout.contains("error[NR001]"), "{}", r.stdout);
     assert!(r.stdout.contains("info[NR002]"), "{}", r.stdout);
     assert!(r.stdout.contains("warning[OB001]"), "{}", r.stdout);
+    // A list in one flag, as --select takes one.
+    let r = check(&[
+        "--output-format",
+        "concise",
+        "--severity",
+        "NR=error,NR002=info",
+        SESSION,
+    ]);
+    assert!(r.stdout.contains("error[NR001]"), "{}", r.stdout);
+    assert!(r.stdout.contains("info[NR002]"), "{}", r.stdout);
     let r = check(&["--severity", "OB001=loud", SESSION]);
     assert_eq!(r.code, 2);
+    let r = check(&["--severity", "OB001=error,NR001", SESSION]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
 #[test]

@@ -63,8 +63,8 @@ pub struct CheckArgs {
     /// Rules not to run.
     #[arg(long, value_delimiter = ',', value_name = "RULE")]
     pub ignore: Vec<String>,
-    /// Override a rule's severity, e.g. `--severity OB001=error` or `--severity CP=info`.
-    #[arg(long, value_name = "RULE=SEVERITY", value_parser = parse_override)]
+    /// Override a rule's severity, e.g. `--severity OB001=error` or `--severity CP=info,NR=error`.
+    #[arg(long, value_delimiter = ',', value_name = "RULE=SEVERITY", value_parser = parse_override)]
     pub severity: Vec<(String, Severity)>,
     /// Exit 1 when a finding is at or above this severity [default: warning].
     #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
