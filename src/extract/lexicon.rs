@@ -527,16 +527,30 @@ pub struct Lexicon {
 pub struct LexiconError {
     pub source: String,
     pub line: Option<usize>,
+    /// 1-based, in characters, as `trajlint.toml`'s errors count it.
+    pub column: Option<usize>,
     pub message: String,
 }
 
 impl std::fmt::Display for LexiconError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.line {
-            Some(l) => write!(f, "{}:{}: {}", self.source, l, self.message),
-            None => write!(f, "{}: {}", self.source, self.message),
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "{}:{}:{}: {}", self.source, l, c, self.message),
+            (Some(l), None) => write!(f, "{}:{}: {}", self.source, l, self.message),
+            _ => write!(f, "{}: {}", self.source, self.message),
         }
     }
+}
+
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let before = text.get(..at).unwrap_or(text);
+    let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
 }
 
 impl Lexicon {
@@ -563,12 +577,14 @@ impl Lexicon {
     fn load(files: &[(String, String)]) -> Result<Lexicon, LexiconError> {
         let mut merged = File::default();
         for (name, content) in files {
-            let f: File = toml::from_str(content).map_err(|e| LexiconError {
-                source: name.clone(),
-                line: e
-                    .span()
-                    .map(|s| content[..s.start.min(content.len())].matches('\n').count() + 1),
-                message: e.message().to_string(),
+            let f: File = toml::from_str(content).map_err(|e| {
+                let at = e.span().map(|s| line_column(content, s.start));
+                LexiconError {
+                    source: name.clone(),
+                    line: at.map(|(l, _)| l),
+                    column: at.map(|(_, c)| c),
+                    message: e.message().to_string(),
+                }
             })?;
             merge(&mut merged, f);
         }
@@ -578,8 +594,8 @@ impl Lexicon {
             Patterns::new(list, what).map_err(|(message, bad)| {
                 let held = bad.and_then(|bad| {
                     files.iter().rev().find_map(|(name, content)| {
-                        let line = content.lines().position(|l| l.contains(bad.as_str()))?;
-                        Some((name.clone(), line + 1))
+                        let at = content.find(bad.as_str())?;
+                        Some((name.clone(), line_column(content, at)))
                     })
                 });
                 LexiconError {
@@ -588,7 +604,8 @@ impl Lexicon {
                         .map(|(name, _)| name.clone())
                         .or_else(|| files.last().map(|f| f.0.clone()))
                         .unwrap_or_default(),
-                    line: held.map(|(_, line)| line),
+                    line: held.as_ref().map(|(_, (line, _))| *line),
+                    column: held.as_ref().map(|(_, (_, column))| *column),
                     message,
                 }
             })
@@ -642,6 +659,7 @@ impl Lexicon {
                 .map_err(|e| LexiconError {
                     source: source.into(),
                     line: None,
+                    column: None,
                     message: e.to_string(),
                 })
         };
@@ -939,6 +957,8 @@ mod tests {
         );
         let e = Lexicon::with_extra(&[first.clone(), second.clone()]).unwrap_err();
         assert_eq!((e.source.as_str(), e.line), ("first.toml", Some(2)), "{e}");
+        // At the pattern's first character, as trajlint.toml's errors are.
+        assert!(e.to_string().starts_with("first.toml:2:15: "), "{e}");
         assert!(e.message.contains("null_result.not_found"), "{e}");
         // A file read after it with a good pattern does not take the blame.
         let e = Lexicon::with_extra(&[second, first]).unwrap_err();
@@ -1011,7 +1031,7 @@ mod tests {
             "[null_result]\nnot_found = []\nnot_fonud = ['x']\n".into(),
         )])
         .unwrap_err();
-        assert_eq!(e.line, Some(3), "{e}");
+        assert_eq!((e.line, e.column), (Some(3), Some(1)), "{e}");
         assert!(e.message.contains("not_fonud"), "{e}");
     }
 }
