@@ -515,12 +515,22 @@ fn a_plan_that_meets_the_budget_compacts_only_quiescent_turns() {
         };
         for a in all.iter().take(3) {
             // Every compactable range is one stretch of the file, its turns in file order
-            // (a SWE-agent run's last step lies before the history it ends).
+            // (a SWE-agent run's last step lies before the history it ends), but for a result
+            // right before its call, no turn between them (a SWE-agent step's observation).
             let t = &a.trajectory;
+            let starts: Vec<usize> = t.turns.iter().map(|u| u.span.start).collect();
+            let in_order = |i: usize| {
+                let (a, b) = (starts[i], starts[i + 1]);
+                let answers = t.turns[i + 1]
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.call)
+                    .is_some_and(|(c, _)| c == i);
+                a <= b || answers && !starts.iter().any(|&x| b < x && x < a)
+            };
             for &(s, e) in &a.analysis.ranges {
                 assert!(
-                    t.compressed
-                        || (s..e).all(|i| t.turns[i].span.start <= t.turns[i + 1].span.start),
+                    t.compressed || (s..e).all(in_order),
                     "{name}: range {s}..{e} out of file order"
                 );
             }
@@ -541,12 +551,11 @@ fn a_plan_that_meets_the_budget_compacts_only_quiescent_turns() {
             let mut compacted = vec![false; t.turns.len()];
             for c in &p.compact {
                 assert!(c.turns.0 >= p.window.0 && c.turns.1 <= p.window.1, "{name}");
-                let (first, last) = (&t.turns[c.turns.0].span, &t.turns[c.turns.1].span);
-                assert_eq!(
-                    (c.bytes.start, c.bytes.end),
-                    (first.start, last.end),
-                    "{name}"
-                );
+                // (From the range's first byte to its last.)
+                let turns_in = &t.turns[c.turns.0..=c.turns.1];
+                let first = turns_in.iter().map(|u| u.span.start).min().unwrap();
+                let last = turns_in.iter().map(|u| u.span.end).max().unwrap();
+                assert_eq!((c.bytes.start, c.bytes.end), (first, last), "{name}");
                 assert!(c.bytes.start <= c.bytes.end, "{name}: {:?}", c.bytes);
                 for i in c.turns.0..=c.turns.1 {
                     compacted[i] = true;
