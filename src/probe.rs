@@ -468,11 +468,12 @@ impl Summary {
             let pseudo = lex.pseudo.find_all(clause);
             let outside =
                 |(s, e): (usize, usize)| !pseudo.iter().any(|&(ps, pe)| ps <= s && e <= pe);
+            // ("Did not search config/ for TIMEZONE" says the search was not made, not that
+            // it found nothing.)
             absence.push(
-                absence_regex()
-                    .find_iter(clause)
-                    .any(|m| outside((m.start(), m.end())))
-                    || lex.not_found.find_from(clause, 0).any(outside),
+                absence_regex().find_iter(clause).any(|m| {
+                    outside((m.start(), m.end())) && !negates_a_search(&clause[m.end()..])
+                }) || lex.not_found.find_from(clause, 0).any(outside),
             );
         }
         let parent = list_parents(text, &units);
@@ -950,6 +951,52 @@ const SEARCH_WORDS: [&str; 27] = [
     "available",
     "installed",
 ];
+
+/// Whether the words after a negation ("did not", "haven't") are a search it negates: "did not
+/// search", "haven't yet checked", "didn't run grep". (Not "did not find": that is the absence.)
+fn negates_a_search(after: &str) -> bool {
+    const SEARCHES: [&str; 27] = [
+        "search",
+        "searched",
+        "searching",
+        "look",
+        "looked",
+        "looking",
+        "check",
+        "checked",
+        "checking",
+        "grep",
+        "grepped",
+        "grepping",
+        "query",
+        "queried",
+        "querying",
+        "scan",
+        "scanned",
+        "scanning",
+        "inspect",
+        "inspected",
+        "examine",
+        "examined",
+        "run",
+        "ran",
+        "running",
+        "try",
+        "tried",
+    ];
+    let mut words = after
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase);
+    let mut next = words.next().unwrap_or_default();
+    if matches!(
+        next.as_str(),
+        "yet" | "even" | "actually" | "really" | "get" | "be" | "been"
+    ) {
+        next = words.next().unwrap_or_default();
+    }
+    SEARCHES.contains(&next.as_str())
+}
 
 /// A sentence that holds a word of absence and, in at most eight words, nothing but words of
 /// absence, function words and `search` words (stems): it says how the sentence before it
@@ -2293,6 +2340,10 @@ mod tests {
             "TIMEZONE is set in config/! The deploy failed for another reason.",
             // Found elsewhere is no absence.
             "TIMEZONE is set in config/app.toml and not in the environment.",
+            // The search not made is no absence found.
+            "Did not search config/ for TIMEZONE.",
+            "We haven't yet checked config/ for TIMEZONE.",
+            "TIMEZONE in config/: didn't grep it.",
         ] {
             let c = probe(&f, line);
             assert!(!c.carried, "{line}: {}", c.why);
@@ -2312,6 +2363,7 @@ mod tests {
             "TIMEZONE search in config/: 0 results",
             "grep TIMEZONE config/ -> 0 matches",
             "Searched config/ for TIMEZONE: zero hits.",
+            "Searched config/ for TIMEZONE and did not find it.",
         ] {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);
