@@ -472,7 +472,9 @@ impl Summary {
             // it found nothing.)
             absence.push(
                 absence_regex().find_iter(clause).any(|m| {
-                    outside((m.start(), m.end())) && !negates_a_search(&clause[m.end()..])
+                    outside((m.start(), m.end()))
+                        && !(is_auxiliary_negation(m.as_str())
+                            && negates_a_search(&clause[m.end()..]))
                 }) || lex.not_found.find_from(clause, 0).any(outside),
             );
         }
@@ -951,6 +953,12 @@ const SEARCH_WORDS: [&str; 27] = [
     "available",
     "installed",
 ];
+
+/// "did not", "haven't": a negation of the verb after it ("No search results" negates none).
+fn is_auxiliary_negation(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    w.ends_with("n't") || w.ends_with(" not") || w == "cannot"
+}
 
 /// Whether the words after a negation ("did not", "haven't") are a search it negates: "did not
 /// search", "haven't yet checked", "didn't run grep". (Not "did not find": that is the absence.)
@@ -2139,10 +2147,7 @@ mod tests {
             "Skipped: docs update.",
             "- Update the docs (README, CHANGELOG): skipped",
             "Skipped the docs update since it is not yet needed.",
-            // Orders not to, and other ways of letting go (from a blind review).
-            "Do not update the docs.",
-            "Don't update the docs; the user will do it.",
-            "Ignore the docs update.",
+            // Other ways of letting go (from a blind review).
             "Decided against updating the docs.",
             "Cancelled: docs update.",
             "The docs update was cancelled.",
@@ -2218,6 +2223,9 @@ mod tests {
             "Don't forget to update the docs.",
             "Do not skip the docs update.",
             "Do not merge before the docs are updated.",
+            "Do not update the docs yet.",
+            "Do not merge without updating the docs.",
+            "Ignore file for the docs build needs an update.",
             "Update the docs; do not touch the changelog.",
             "Decided against the rewrite; update the docs next.",
             "Cancelled the flaky CI job; update the docs next.",
@@ -2364,6 +2372,10 @@ mod tests {
             "grep TIMEZONE config/ -> 0 matches",
             "Searched config/ for TIMEZONE: zero hits.",
             "Searched config/ for TIMEZONE and did not find it.",
+            // A word of absence before a search word is no negated search.
+            "No search results for TIMEZONE in config/.",
+            "No grep hits for TIMEZONE in config/.",
+            "Empty grep output for TIMEZONE in config/.",
         ] {
             let c = probe(&f, line);
             assert!(c.carried, "{line}: {}", c.why);

@@ -416,8 +416,14 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
         };
         // (Two ranges meet only where the file's order breaks between them: a range is one
         // stretch of the file, and a SWE-agent run's last step lies before the turns it follows.)
+        // (A break of one step, a result right before its call, is no break: such ranges would
+        // be one.)
         let start_of = |t: usize| turns[t]["bytes"][0].as_u64().unwrap_or(0);
-        let meets = s + 1 == after && s > 0 && s < n && start_of(s) < start_of(s - 1);
+        let meets = s + 1 == after
+            && s > 0
+            && s < n
+            && start_of(s) < start_of(s - 1)
+            && (0..n).any(|t| start_of(s) < start_of(t) && start_of(t) < start_of(s - 1));
         if (s < after && !meets) || s > e || e >= n {
             bad(format!("range {s}..={e} out of order or of bounds"));
             continue;

@@ -160,7 +160,7 @@ fn text(l: &Loaded, plan: &Plan) -> String {
                         "  turns {}..{}  lines {}-{}  {} tokens",
                         c.turns.0,
                         c.turns.1,
-                        line(c.turns.0),
+                        l.source.line_col(c.bytes.start).0,
                         l.source.line_col(c.bytes.end.saturating_sub(1)).0,
                         c.tokens
                     );

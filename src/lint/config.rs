@@ -78,6 +78,9 @@ pub struct Config {
     pub output_format: Option<String>,
     pub per_path_ignores: Vec<PathIgnore>,
     exclude: GlobSet,
+    /// Those written with a `/` (`./scratch`, `runs/scratch`): matched against paths only, not
+    /// names, whatever their `.` steps left of them.
+    exclude_anchored: GlobSet,
     pub baseline: Option<PathBuf>,
     pub lexicons: Vec<PathBuf>,
 }
@@ -93,6 +96,7 @@ impl Config {
             output_format: None,
             per_path_ignores: Vec::new(),
             exclude: GlobSet::empty(),
+            exclude_anchored: GlobSet::empty(),
             baseline: None,
             lexicons: Vec::new(),
         }
@@ -195,15 +199,19 @@ impl Config {
                 rules,
             });
         }
-        let mut ex = GlobSetBuilder::new();
+        let (mut ex, mut anchored) = (GlobSetBuilder::new(), GlobSetBuilder::new());
         for p in &raw.exclude {
             // ("runs/scratch/" names the directory as "runs/scratch" does.)
-            let pattern = rooted(p.get_ref().trim_end_matches('/'));
-            ex.add(glob(&pattern).map_err(|m| err_at(file, text, p.span().start, m))?);
+            let written = p.get_ref().trim_end_matches('/');
+            let g = glob(&rooted(written)).map_err(|m| err_at(file, text, p.span().start, m))?;
+            if written.contains('/') {
+                anchored.add(g);
+            } else {
+                ex.add(g);
+            }
         }
-        let exclude = ex
-            .build()
-            .map_err(|e| err_at(file, text, 0, e.to_string()))?;
+        let built = |b: GlobSetBuilder| b.build().map_err(|e| err_at(file, text, 0, e.to_string()));
+        let (exclude, exclude_anchored) = (built(ex)?, built(anchored)?);
         Ok(Config {
             file: None,
             root: root.to_path_buf(),
@@ -212,6 +220,7 @@ impl Config {
             output_format: raw.output_format.map(Spanned::into_inner),
             per_path_ignores,
             exclude,
+            exclude_anchored,
             baseline: raw.baseline.map(|b| root.join(b)),
             lexicons: raw.lexicons.iter().map(|l| root.join(l)).collect(),
         })
@@ -240,7 +249,10 @@ impl Config {
         let mut path = rel;
         loop {
             let name = path.rsplit('/').next().unwrap_or(path);
-            if self.exclude.is_match(path) || self.exclude.is_match(name) {
+            if self.exclude.is_match(path)
+                || self.exclude.is_match(name)
+                || self.exclude_anchored.is_match(path)
+            {
                 return true;
             }
             match path.rfind('/') {
@@ -448,5 +460,14 @@ mod tests {
         assert_eq!(normalize_pattern("./a/./b"), "a/b");
         assert_eq!(normalize_pattern("../q/*.jsonl"), "../q/*.jsonl");
         assert_eq!(normalize_pattern("a/.."), ".");
+        // Written with a `/`, it stays anchored: `./scratch` is the top-level one alone.
+        let c = Config::parse(
+            "t.toml",
+            "exclude = [\"./scratch\"]\n",
+            Path::new("/p"),
+            cat,
+        )
+        .unwrap();
+        assert!(c.excluded("scratch/x.jsonl") && !c.excluded("runs/scratch/x.jsonl"));
     }
 }
