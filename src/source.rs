@@ -61,6 +61,21 @@ const MARK: usize = 1 << 8;
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Characters in `bytes` as `String::from_utf8_lossy` makes them (an invalid sequence is one).
+/// 1-based line and column (in characters) of a byte offset in a text held whole (a
+/// configuration or lexicon file; a log's positions go through `SourceFile::line_col`).
+pub fn text_line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
 fn char_count(bytes: &[u8]) -> usize {
     bytes
         .utf8_chunks()

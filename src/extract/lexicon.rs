@@ -542,17 +542,6 @@ impl std::fmt::Display for LexiconError {
     }
 }
 
-/// The 1-based line and column (in characters) of byte `at` of `text`.
-fn line_column(text: &str, at: usize) -> (usize, usize) {
-    let at = at.min(text.len());
-    let before = text.get(..at).unwrap_or(text);
-    let line_start = before.rfind('\n').map_or(0, |k| k + 1);
-    (
-        before.matches('\n').count() + 1,
-        before[line_start..].chars().count() + 1,
-    )
-}
-
 impl Lexicon {
     /// Whether a cue phrase ("the other", "my remaining") ends in a cue that points back only at
     /// a noun an earlier turn said.
@@ -578,7 +567,9 @@ impl Lexicon {
         let mut merged = File::default();
         for (name, content) in files {
             let f: File = toml::from_str(content).map_err(|e| {
-                let at = e.span().map(|s| line_column(content, s.start));
+                let at = e
+                    .span()
+                    .map(|s| crate::source::text_line_col(content, s.start));
                 LexiconError {
                     source: name.clone(),
                     line: at.map(|(l, _)| l),
@@ -595,7 +586,7 @@ impl Lexicon {
                 let held = bad.and_then(|bad| {
                     files.iter().rev().find_map(|(name, content)| {
                         let at = content.find(bad.as_str())?;
-                        Some((name.clone(), line_column(content, at)))
+                        Some((name.clone(), crate::source::text_line_col(content, at)))
                     })
                 });
                 LexiconError {

@@ -451,27 +451,13 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// 1-based line and column (in characters) of a byte offset in a text.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (
-        before.matches('\n').count() + 1,
-        before[line_start..].chars().count() + 1,
-    )
-}
-
 pub(crate) fn err_at(
     file: &str,
     text: &str,
     offset: usize,
     message: impl Into<String>,
 ) -> LoadError {
-    let (line, column) = line_col(text, offset);
+    let (line, column) = crate::source::text_line_col(text, offset);
     LoadError {
         file: file.to_string(),
         line,
