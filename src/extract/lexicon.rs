@@ -542,6 +542,31 @@ impl std::fmt::Display for LexiconError {
     }
 }
 
+/// Where a lexicon file's list `what` ("null_result.not_found") holds `pattern`: the byte offset
+/// of its first character, past the opening quote. (Read from the document's spans, not by
+/// searching the text: a TOML escape writes the pattern differently, and the same words may
+/// stand earlier in another list or a comment.)
+fn pattern_offset(content: &str, what: &str, pattern: &str) -> Option<usize> {
+    let doc = toml_edit::ImDocument::parse(content).ok()?;
+    let (table, key) = what.split_once('.')?;
+    let list = doc.get(table)?.get(key)?.as_array()?;
+    let value = list.iter().find(|v| v.as_str() == Some(pattern))?;
+    let start = value.span()?.start;
+    let rest = content.get(start..)?;
+    let Some(body) = rest
+        .strip_prefix("'''")
+        .or_else(|| rest.strip_prefix("\"\"\""))
+    else {
+        return Some(start + 1);
+    };
+    // (A multi-line string drops a newline right after its opening quotes.)
+    let body = body
+        .strip_prefix("\r\n")
+        .or_else(|| body.strip_prefix('\n'))
+        .unwrap_or(body);
+    Some(content.len() - body.len())
+}
+
 impl Lexicon {
     /// Whether a cue phrase ("the other", "my remaining") ends in a cue that points back only at
     /// a noun an earlier turn said.
@@ -585,7 +610,7 @@ impl Lexicon {
             Patterns::new(list, what).map_err(|(message, bad)| {
                 let held = bad.and_then(|bad| {
                     files.iter().rev().find_map(|(name, content)| {
-                        let at = content.find(bad.as_str())?;
+                        let at = pattern_offset(content, what, &bad)?;
                         Some((name.clone(), crate::source::text_line_col(content, at)))
                     })
                 });
@@ -954,6 +979,24 @@ mod tests {
         // A file read after it with a good pattern does not take the blame.
         let e = Lexicon::with_extra(&[second, first]).unwrap_err();
         assert_eq!((e.source.as_str(), e.line), ("first.toml", Some(2)), "{e}");
+    }
+
+    #[test]
+    fn a_bad_pattern_is_found_where_the_document_holds_it_not_by_its_words() {
+        let at = |content: &str| {
+            let e = Lexicon::with_extra(&[("mine.toml".into(), content.into())]).unwrap_err();
+            (e.line, e.column)
+        };
+        // The pattern's words stand first in a comment, and the list writes it with a TOML
+        // escape ("\\\\b" for "\\b").
+        let content = "# \\bgone( now is no pattern here\n\
+                       [null_result]\nnot_found = ['x', \"\\\\bgone( now\"]\n";
+        assert_eq!(at(content), (Some(3), Some(20)));
+        // A multi-line string starts past its quotes and the newline they drop.
+        assert_eq!(
+            at("[null_result]\nnot_found = [\n  '''\n(still open''',\n]\n"),
+            (Some(4), Some(1))
+        );
     }
 
     #[test]
