@@ -2264,3 +2264,28 @@ fn a_walk_that_finds_no_log_names_the_directory_links_it_passed_by() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(!r.stderr.contains("links to directories"), "{}", r.stderr);
 }
+
+/// `--statistics` in text closes with the run's total, as the other text formats do; with no
+/// findings that line alone says the run happened. The JSON form stays an array of counts.
+#[test]
+fn statistics_close_with_the_total_even_when_nothing_is_found() {
+    let r = check(&["--statistics", "--select", "RD", SESSION]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "All checks passed: no findings in 1 file.\n");
+    let r = check(&[
+        "--statistics",
+        "--output-format",
+        "json",
+        "--select",
+        "RD",
+        SESSION,
+    ]);
+    assert_eq!(r.stdout.trim(), "[]");
+    // session.jsonl: OB001, NR001, NR002, OB002 (see the concise snapshot).
+    let r = check(&["--statistics", SESSION]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout.lines().last(),
+        Some("Found 4 findings (3 warnings, 1 info) in 1 of 1 file.")
+    );
+}

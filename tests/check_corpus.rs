@@ -119,8 +119,15 @@ fn every_format_reports_the_same_findings_over_the_team_fixtures() {
     let full = run("full", &[]).stdout;
     assert!(full.contains(&format!("Found {n} findings")));
     let stats = run("concise", &["--statistics"]).stdout;
-    let counted: usize = stats
-        .lines()
+    // A row a rule (count, code, name: tab-separated), then the closing total.
+    let table: Vec<&str> = stats.lines().filter(|l| l.contains('\t')).collect();
+    assert_eq!(
+        stats.lines().last(),
+        full.lines().rev().find(|l| l.starts_with("Found ")),
+        "{stats}"
+    );
+    let counted: usize = table
+        .iter()
         .map(|l| {
             l.split('\t')
                 .next()
@@ -143,7 +150,7 @@ fn every_format_reports_the_same_findings_over_the_team_fixtures() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(rows.len(), stats.lines().count(), "{jsonl}");
+    assert_eq!(rows.len(), table.len(), "{jsonl}");
     assert_eq!(rows.iter().map(count).sum::<usize>(), n);
     // JUnit: one test case per file read, as many as the closing line counts.
     let files: usize = concise

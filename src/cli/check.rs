@@ -84,7 +84,8 @@ pub struct CheckArgs {
     /// Write every current finding to this baseline file (and print none).
     #[arg(long, value_name = "FILE", conflicts_with = "output_file")]
     pub write_baseline: Option<PathBuf>,
-    /// Print the number of findings per rule instead of the findings.
+    /// Print the number of findings per rule instead of the findings (a row a rule: count, code,
+    /// name, tab-separated; then the total). JSON forms: --output-format json or json-lines.
     #[arg(long)]
     pub statistics: bool,
     /// The name to give the input read from stdin (for output, per-path ignores, fingerprints).

@@ -267,7 +267,7 @@ pub trait Renderer: Sync {
     }
 }
 
-/// `--statistics`: counts per rule instead of the findings.
+/// `--statistics`: counts per rule instead of the findings (in text, then the closing total).
 pub struct Statistics {
     pub form: StatisticsForm,
 }
@@ -318,6 +318,11 @@ impl Renderer for Statistics {
             .unwrap_or(1);
         for (code, name, n) in rows {
             writeln!(out, "{n:>width$}\t{code}\t{name}")?;
+        }
+        // The total, and what was not read, as the other text formats close: with no findings
+        // the table is empty and this alone says the run happened.
+        for line in run.closing_lines() {
+            writeln!(out, "{line}")?;
         }
         Ok(())
     }
