@@ -2289,3 +2289,55 @@ fn statistics_close_with_the_total_even_when_nothing_is_found() {
         Some("Found 4 findings (3 warnings, 1 info) in 1 of 1 file.")
     );
 }
+
+/// trajlint.toml's `lexicons` apply to every subcommand, not to `check` alone: a word the
+/// project's lexicon makes a null result is live for the compactor (annotate, plan, probe) as it
+/// is for the gate. `--isolated` leaves the configuration out everywhere.
+#[test]
+fn the_configured_lexicon_holds_for_the_compactor_too() {
+    let dir = scratch("lexicon-everywhere");
+    std::fs::write(
+        dir.join("log.txt"),
+        "User: Find the widget.\n\nAssistant: Action: lookup[widget-7]\n\n\
+         Tool: zilch for widget-7\n\nAssistant: Moving on to the report.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("ours.toml"),
+        "[null_result]\nnot_found = ['\\bzilch\\b']\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("trajlint.toml"), "lexicons = [\"ours.toml\"]\n").unwrap();
+    let run = |args: &[&str]| trajlint(args, &dir, None);
+    let r = run(&["check", "--output-format", "concise", "log.txt"]);
+    assert_eq!(codes(&r.stdout), ["NR001"], "{}", r.stdout);
+    let r = run(&["annotate", "--format", "json", "log.txt"]);
+    assert!(
+        r.stdout.contains(r#""subkind":"not_found""#),
+        "{}",
+        r.stdout
+    );
+    // The tool turn (2) is live: no budget below it is met without compacting it.
+    let r = run(&["plan", "--budget", "5", "log.txt"]);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("zilch for widget-7"), "{}", r.stdout);
+    std::fs::write(dir.join("summary.txt"), "Looked for the widget.\n").unwrap();
+    let r = run(&[
+        "probe",
+        "--summary",
+        "summary.txt",
+        "--turns",
+        "0..3",
+        "log.txt",
+    ]);
+    assert!(r.stdout.contains("zilch for widget-7"), "{}", r.stdout);
+    // Without the configuration, "zilch" is no word of absence.
+    let r = run(&["annotate", "--isolated", "--format", "json", "log.txt"]);
+    assert!(
+        !r.stdout.contains(r#""subkind":"not_found""#),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["plan", "--isolated", "--budget", "5", "log.txt"]);
+    assert!(!r.stdout.contains("zilch"), "{}", r.stdout);
+}

@@ -1,7 +1,7 @@
 //! `trajlint annotate`: the annotation contract as JSON Lines, or a human view.
 
 use super::{
-    collect_inputs, for_each_mapped, load_lexicon, no_log_found, print_read_issues, Input,
+    collect_inputs, drop_excluded, for_each_mapped, no_log_found, print_read_issues, Input,
     InputArgs, Named,
 };
 use clap::ValueEnum;
@@ -15,14 +15,22 @@ pub enum AnnotateFormat {
 }
 
 pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
-    let lex = match load_lexicon(&input.lexicon) {
-        Ok(l) => l,
+    // (The configuration's lexicons and excludes apply as in `check`.)
+    let settings = super::working_dir().and_then(|cwd| {
+        let config = input.settings.config(&cwd)?;
+        let lex = input.settings.lexicon(&config)?;
+        Ok((cwd, config, lex))
+    });
+    let (cwd, config, lex) = match settings {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let inputs = collect_inputs(&input.paths);
+    let mut inputs = collect_inputs(&input.paths);
+    let named = Named::new(&input.paths);
+    drop_excluded(&mut inputs, &named, &config, &cwd);
     let mut failed = false;
     if inputs.is_empty() {
         eprintln!("error: {}", no_log_found(&input.paths));
@@ -34,7 +42,6 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     let mut closed = false;
     // A file a walk met that holds no log (a `package.json`) is skipped, as `check` skips it;
     // one named on the command line must be a log.
-    let named = Named::new(&input.paths);
     let walked = |i: &Input| matches!(i, Input::Path(p) if !named.contains(p));
     let mut logs = 0;
     let map = |i: &Input, r| (walked(i), r);

@@ -4,8 +4,7 @@
 //! configuration, unreadable input, or no log found).
 
 use super::{
-    collect_inputs, display_name, for_each_mapped, load_lexicon, no_log_found, FileId, Input,
-    InputArgs, Named,
+    collect_inputs, display_name, for_each_mapped, no_log_found, FileId, Input, InputArgs, Named,
 };
 use clap::ValueEnum;
 use std::collections::HashSet;
@@ -72,12 +71,6 @@ pub struct CheckArgs {
     /// Exit 0 even when there are findings (still 2 on errors).
     #[arg(long)]
     pub exit_zero: bool,
-    /// Configuration file [default: the nearest trajlint.toml at or above the working directory].
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Ignore every configuration file.
-    #[arg(long, conflicts_with = "config")]
-    pub isolated: bool,
     /// Leave out the findings this baseline file holds.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -229,13 +222,7 @@ struct Settings {
 
 /// Reads the configuration (flags over `trajlint.toml`), the lexicon and the baseline.
 fn settings(args: &CheckArgs, cwd: &Path, cat: &Catalogue) -> Result<Settings, String> {
-    let config = match (
-        args.isolated,
-        args.config.clone().or_else(|| Config::find(cwd)),
-    ) {
-        (false, Some(path)) => Config::load(&path, cwd, cat).map_err(|e| e.to_string())?,
-        _ => Config::empty(cwd),
-    };
+    let config = args.input.settings.config(cwd)?;
     let format = match (args.output_format, &config.output_format) {
         (Some(f), _) => f,
         // (The configuration checked the name against the same list.)
@@ -251,9 +238,7 @@ fn settings(args: &CheckArgs, cwd: &Path, cat: &Catalogue) -> Result<Settings, S
     };
     let selection = Selection::resolve(cat, &[config.layer.clone(), cli_layer])?;
     let fail_on = args.fail_on.or(config.fail_on).unwrap_or(Severity::Warning);
-    let mut lexicons = config.lexicons.clone();
-    lexicons.extend(args.input.lexicon.iter().cloned());
-    let lex = load_lexicon(&lexicons)?;
+    let lex = args.input.settings.lexicon(&config)?;
     // Writing a baseline starts afresh: the old one is not applied.
     let baseline = match (
         args.baseline.as_ref().or(config.baseline.as_ref()),
@@ -307,9 +292,9 @@ fn renderer(args: &CheckArgs, s: &Settings, cat: &Catalogue, cwd: &Path) -> Box<
 }
 
 pub fn run(args: &CheckArgs) -> ExitCode {
-    let cwd = match std::env::current_dir() {
+    let cwd = match super::working_dir() {
         Ok(d) => d,
-        Err(e) => return usage_error(format!("cannot read the working directory: {e}")),
+        Err(e) => return usage_error(e),
     };
     let cat = Catalogue::builtin();
     let settings = match settings(args, &cwd, cat) {
@@ -344,22 +329,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     // (By file: the one input a file named twice makes may be the one a walk met, and a
     // named hard link or standard input may be the file a walk met.)
     let named = Named::new(&args.input.paths);
-    let mut excluded = 0usize;
-    inputs.retain_mut(|i| match i {
-        Input::Path(p) if !named.contains(p) => {
-            let keep = !config.excluded(&config.relative(p, &cwd));
-            excluded += usize::from(!keep);
-            keep
-        }
-        // (Excludes apply to each event file, as they would to the files alone.)
-        Input::Events { files, .. } => {
-            let before = files.len();
-            files.retain(|f| !config.excluded(&config.relative(f, &cwd)));
-            excluded += before - files.len();
-            !files.is_empty()
-        }
-        _ => true,
-    });
+    let excluded = super::drop_excluded(&mut inputs, &named, &config, &cwd);
     // (Said when nothing is left to check: a gate whose config excludes all it is given.)
     let excluded_by = config.file.as_ref().filter(|_| excluded > 0).map(|f| {
         format!(

@@ -31,6 +31,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use trajlint::extract::lexicon::Lexicon;
 use trajlint::formats::Severity;
+use trajlint::lint::config::Config;
+use trajlint::lint::Catalogue;
 use trajlint::model::Format;
 use trajlint::source::SourceFile;
 use trajlint::FileReport;
@@ -43,9 +45,78 @@ pub struct InputArgs {
     /// Read every input as this format instead of detecting it.
     #[arg(long, value_name = "NAME", value_parser = parse_format)]
     pub input_format: Option<Format>,
-    /// Extra lexicon file(s) extending the built-in phrase lists.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+/// Where the settings come from: `trajlint.toml` and lexicon files. Every subcommand reads the
+/// same ones: what the gate holds live, a compactor must hold live too.
+#[derive(clap::Args, Clone)]
+pub struct SettingsArgs {
+    /// A lexicon file extending the built-in phrase lists (repeat the flag for several; read
+    /// after trajlint.toml's `lexicons`).
     #[arg(long, value_name = "FILE")]
     pub lexicon: Vec<PathBuf>,
+    /// Configuration file [default: the nearest trajlint.toml at or above the working directory].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Ignore every configuration file.
+    #[arg(long, conflicts_with = "config")]
+    pub isolated: bool,
+}
+
+impl SettingsArgs {
+    /// The configuration in force: `--config`, else the nearest `trajlint.toml`; none with
+    /// `--isolated`.
+    pub fn config(&self, cwd: &Path) -> Result<Config, String> {
+        match (
+            self.isolated,
+            self.config.clone().or_else(|| Config::find(cwd)),
+        ) {
+            (false, Some(path)) => {
+                Config::load(&path, cwd, Catalogue::builtin()).map_err(|e| e.to_string())
+            }
+            _ => Ok(Config::empty(cwd)),
+        }
+    }
+
+    /// The built-in lexicon extended by the configuration's `lexicons`, then `--lexicon`'s.
+    pub fn lexicon(&self, config: &Config) -> Result<Lexicon, String> {
+        let files: Vec<PathBuf> = config
+            .lexicons
+            .iter()
+            .chain(&self.lexicon)
+            .cloned()
+            .collect();
+        load_lexicon(&files)
+    }
+}
+
+/// The working directory, which configuration paths are relative to.
+pub fn working_dir() -> Result<PathBuf, String> {
+    std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))
+}
+
+/// Drops the inputs a walk met that the configuration excludes (named ones stay, as in ruff);
+/// returns how many files it dropped.
+pub fn drop_excluded(inputs: &mut Vec<Input>, named: &Named, config: &Config, cwd: &Path) -> usize {
+    let mut excluded = 0usize;
+    inputs.retain_mut(|i| match i {
+        Input::Path(p) if !named.contains(p) => {
+            let keep = !config.excluded(&config.relative(p, cwd));
+            excluded += usize::from(!keep);
+            keep
+        }
+        // (Excludes apply to each event file, as they would to the files alone.)
+        Input::Events { files, .. } => {
+            let before = files.len();
+            files.retain(|f| !config.excluded(&config.relative(f, cwd)));
+            excluded += before - files.len();
+            !files.is_empty()
+        }
+        _ => true,
+    });
+    excluded
 }
 
 pub fn parse_format(s: &str) -> Result<Format, String> {

@@ -19,9 +19,8 @@ pub struct OneInput {
     /// Read the input as this format instead of detecting it.
     #[arg(long, value_name = "NAME", value_parser = super::parse_format)]
     pub input_format: Option<Format>,
-    /// Extra lexicon file(s) extending the built-in phrase lists.
-    #[arg(long, value_name = "FILE")]
-    pub lexicon: Vec<PathBuf>,
+    #[command(flatten)]
+    pub settings: super::SettingsArgs,
 }
 
 /// The one trajectory, read and analysed.
@@ -48,7 +47,10 @@ impl Loaded {
 pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
     // The log is read and parsed while the lexicon compiles.
     let (lex, src) = rayon::join(
-        || super::load_lexicon(&input.lexicon),
+        || {
+            let config = input.settings.config(&super::working_dir()?)?;
+            input.settings.lexicon(&config)
+        },
         || {
             let one = if input.path.as_os_str() == "-" {
                 super::Input::Stdin
