@@ -232,3 +232,86 @@ fn byte_order_marks_opening_later_lines_change_nothing_but_the_offsets() {
         );
     }
 }
+
+/// A record of a kind that must hold a message (Claude Code's `user` / `assistant`, Codex's
+/// `response_item`) but holds none is a record lost: an error at its line (RD001 in `check`), not
+/// a record passed over in silence; the records around it are read. Among chat messages, an
+/// object with no role is a warning.
+#[test]
+fn a_record_of_the_wrong_shape_is_an_error_where_it_lies() {
+    let at = |bytes: &[u8], out: &ReadOutput, severity| -> Vec<(usize, String)> {
+        let src = SourceFile::new("t", None, bytes.to_vec());
+        issues(&src, out, severity)
+    };
+    let claude = concat!(
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","isSidechain":false,"message":{"role":"user","content":"Fix the parser."}}"#,
+        "\n",
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","isSidechain":false,"message":"oops"}"#,
+        "\n",
+        r#"{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","isSidechain":false,"message":{"role":"user","content":"Thanks."}}"#,
+        "\n",
+    );
+    let out = read(claude.as_bytes(), None);
+    let errors = at(claude.as_bytes(), &out, Severity::Error);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].0, 2);
+    assert!(
+        errors[0].1.contains("`message` is a JSON string"),
+        "{errors:?}"
+    );
+    assert_eq!(out.trajectories[0].turns.len(), 2);
+
+    let codex = concat!(
+        r#"{"type":"session_meta","payload":{"id":"s-1"}}"#,
+        "\n",
+        r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Look."}]}}"#,
+        "\n",
+        r#"{"type":"response_item","payload":"oops"}"#,
+        "\n",
+        r#"{"type":"response_item"}"#,
+        "\n",
+        r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}"#,
+        "\n",
+    );
+    let out = read(codex.as_bytes(), None);
+    let errors = at(codex.as_bytes(), &out, Severity::Error);
+    let lines: Vec<usize> = errors.iter().map(|e| e.0).collect();
+    assert_eq!(lines, [3, 4], "{errors:?}");
+    assert!(errors[1].1.contains("`payload` is missing"), "{errors:?}");
+    assert_eq!(out.trajectories[0].turns.len(), 2);
+
+    let chat = concat!(
+        r#"{"role":"user","content":"Where is it?"}"#,
+        "\n",
+        r#"{"content":"no role"}"#,
+        "\n",
+        r#"{"role":"assistant","content":"Here."}"#,
+        "\n",
+    );
+    let out = read(chat.as_bytes(), None);
+    let warnings = at(chat.as_bytes(), &out, Severity::Warning);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(warnings[0].0, 2);
+    assert_eq!(out.trajectories[0].turns.len(), 2);
+}
+
+/// A message record off the active branch that does not say it is a sub-agent's (no
+/// `isSidechain`) is counted with the branch's abandoned records, not as a sub-agent's.
+#[test]
+fn a_record_that_names_no_side_is_no_sub_agents() {
+    let claude = concat!(
+        r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","isSidechain":false,"message":{"role":"user","content":"Fix the parser."}}"#,
+        "\n",
+        r#"{"type":"assistant","uuid":"x","parentUuid":"u1","message":{"role":"assistant","content":"An abandoned reply."}}"#,
+        "\n",
+        r#"{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","isSidechain":false,"message":{"role":"assistant","content":"Fixed."}}"#,
+        "\n",
+    );
+    let out = read(claude.as_bytes(), None);
+    let notes: Vec<&str> = out.issues.iter().map(|i| i.message.as_str()).collect();
+    assert!(
+        notes.iter().any(|n| n.contains("not on the active branch")),
+        "{notes:?}"
+    );
+    assert!(!notes.iter().any(|n| n.contains("sidechain")), "{notes:?}");
+}

@@ -183,7 +183,7 @@ fn read_session(
         let mut first_turn = None;
         match ty.as_str() {
             "assistant" => {
-                let Some(msg) = d.get(rec, "message").filter(|m| is_object(m)) else {
+                let Some(msg) = message_of(&d, rec, &ty, span, out) else {
                     continue;
                 };
                 let id = d.get_str(msg, "id");
@@ -240,7 +240,7 @@ fn read_session(
             }
             "user" => {
                 open = None;
-                let Some(msg) = d.get(rec, "message").filter(|m| is_object(m)) else {
+                let Some(msg) = message_of(&d, rec, &ty, span, out) else {
                     continue;
                 };
                 // (A harness message between the boundary and the summary, another agent's say,
@@ -837,7 +837,9 @@ fn active_branch(
         if on[i] || taken[i] || !message || d.get(v, "uuid").is_none() {
             continue;
         }
-        if d.get(v, "isSidechain").and_then(|x| d.as_bool(x)) != leaf_side {
+        // (A record that does not say which side it is on is not a sub-agent's.)
+        let side = d.get(v, "isSidechain").and_then(|x| d.as_bool(x));
+        if side.is_some() && side != leaf_side {
             other_side += 1;
             first_other.get_or_insert(*span);
             continue;
@@ -858,6 +860,29 @@ fn active_branch(
         );
     }
     order
+}
+
+/// A user or assistant record's message; one of any other shape is a record lost, said where
+/// it lies (the turn it held is missing from what the rules judge).
+fn message_of<'v>(
+    d: &Doc,
+    rec: &'v Value,
+    ty: &str,
+    span: Span,
+    out: &mut ReadOutput,
+) -> Option<&'v Value> {
+    let msg = d.get(rec, "message");
+    if let Some(m) = msg.filter(|m| is_object(m)) {
+        return Some(m);
+    }
+    let found = msg.map_or("missing".into(), |m| {
+        format!("a JSON {}, not an object", super::kind_name(m))
+    });
+    out.error(
+        span,
+        format!("skipped a record of type `{ty}` whose `message` is {found}"),
+    );
+    None
 }
 
 /// A hook's report on a call (`hook_blocking_error`, `hook_additional_context` of a

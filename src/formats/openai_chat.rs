@@ -92,7 +92,7 @@ impl<'a> Reader<'a> {
             _ => self.out.error(
                 doc.span,
                 format!(
-                    "expected a JSON array or object of chat messages, found a {}",
+                    "expected a JSON array or object of chat messages, found a JSON {}",
                     kind_name(doc)
                 ),
             ),
@@ -107,7 +107,10 @@ impl<'a> Reader<'a> {
             if !matches!(v.kind, Kind::Object(_)) {
                 self.out.warn(
                     span,
-                    format!("skipped a {} where a message was expected", kind_name(v)),
+                    format!(
+                        "skipped a JSON {} where a message was expected",
+                        kind_name(v)
+                    ),
                 );
                 continue;
             }
@@ -120,11 +123,12 @@ impl<'a> Reader<'a> {
                     loose.get_or_insert_with(|| (at, Trajectory::new(Format::OpenaiChat, span)));
                 t.span = t.span.cover(span);
                 self.message(t, v, span, Origin::Plain);
-            } else {
-                self.note_once(
-                    "record",
+            } else if self.noted.insert("record".into()) {
+                // (A warning, not a note: among messages, an object that is none is more
+                // likely a message that lost its role than metadata.)
+                self.out.warn(
                     span,
-                    "skipped records that are neither messages (no `role`) nor conversations; the first is here".into(),
+                    "skipped records that are neither messages (no `role`) nor conversations; the first is here",
                 );
             }
         }
@@ -178,7 +182,10 @@ impl<'a> Reader<'a> {
         if !matches!(list.kind, Kind::Array(_)) {
             self.out.warn(
                 list.span,
-                format!("expected a list of messages, found a {}", kind_name(list)),
+                format!(
+                    "expected a list of messages, found a JSON {}",
+                    kind_name(list)
+                ),
             );
             return;
         }
@@ -193,7 +200,10 @@ impl<'a> Reader<'a> {
         if !matches!(m.kind, Kind::Object(_)) {
             self.out.warn(
                 m.span,
-                format!("skipped a {} where a message was expected", kind_name(m)),
+                format!(
+                    "skipped a JSON {} where a message was expected",
+                    kind_name(m)
+                ),
             );
             return;
         }
@@ -243,7 +253,10 @@ impl<'a> Reader<'a> {
         let Some(text) = self.d.text(v) else {
             self.out.warn(
                 v.span,
-                format!("`messages_display` is a {}, not a string", kind_name(v)),
+                format!(
+                    "`messages_display` is a JSON {}, not a string",
+                    kind_name(v)
+                ),
             );
             return;
         };
