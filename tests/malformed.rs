@@ -193,6 +193,18 @@ fn a_byte_order_mark_changes_nothing_but_the_offsets() {
             "{path:?}"
         );
     }
+    // Short files, where detection has one marker line of each speaker to go by.
+    // (The Aider session: its start event, the message and the reply.)
+    for (plain, turns) in [
+        ("User: hi\n\nAssistant: I'll update the CHANGELOG later.\n", 2),
+        ("# aider chat started at 2024-06-01 10:00:00\n\n#### hi\n\nI'll update the CHANGELOG later.\n", 3),
+    ] {
+        let marked = [&b"\xEF\xBB\xBF"[..], plain.as_bytes()].concat();
+        let path = Path::new(plain);
+        let read = turns_and_facts(path, plain.as_bytes(), &|o| o);
+        assert_eq!(read[0].0, turns, "{plain}");
+        assert_eq!(turns_and_facts(path, &marked, &|o| o - 3), read, "{plain}");
+    }
 }
 
 #[test]

@@ -487,6 +487,9 @@ fn sniff_broken(bytes: &[u8]) -> Option<Format> {
 fn classify_text(bytes: &[u8]) -> Option<Format> {
     let head = &bytes[..bytes.len().min(256 * 1024)];
     let s = String::from_utf8_lossy(head);
+    // (A byte order mark opening the file is read as spaces: the first line starts after them,
+    // as the readers take it.)
+    let s = s.trim_start_matches(' ');
     if s.lines().any(|l| l.starts_with("# aider chat started at")) {
         return Some(Format::Aider);
     }
