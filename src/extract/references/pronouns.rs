@@ -35,6 +35,9 @@ impl Reader<'_> {
                     !is_expletive(&sentence[word..], lex)
                         && !is_complementizer(&sentence[..word], &sentence[word..])
                 })
+                // The fact starts at the pronoun, past an interjection ("OK, it failed again"
+                // → "it").
+                .map(|(ps, pe)| (ps + to_the_pronoun(&sentence[ps..pe]), pe))
                 .or_else(|| {
                     // (In the second sentence, the first may have named what it stands for:
                     // "It looks like `src` is there. Let's use find_file to see where it is.")
@@ -207,6 +210,30 @@ const FUNCTION_WORDS: &[&str] = &[
 
 fn is_expletive(from_pronoun: &str, lex: &Lexicon) -> bool {
     lex.expletive_it.is_match(&from_pronoun.to_lowercase())
+}
+
+/// Where the pronoun of a matched opening starts past an interjection set off by punctuation
+/// ("OK, it" → 4, "Yes, please, that" → 13); 0 otherwise: a question's verb or a verb before an
+/// object stays with it ("Does it", "I can help you with that"), as object pronouns keep theirs.
+fn to_the_pronoun(phrase: &str) -> usize {
+    const PRONOUNS: [&str; 12] = [
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "they",
+        "them",
+        "both",
+        "neither",
+        "either",
+        "everything",
+        "all",
+    ];
+    tokens(phrase)
+        .find(|(_, w)| PRONOUNS.iter().any(|p| w.eq_ignore_ascii_case(p)))
+        .filter(|&(k, _)| phrase[..k].trim_end().ends_with([',', '.', '!']))
+        .map_or(0, |(k, _)| k)
 }
 
 /// The length of `phrase` through its first object pronoun ("find it and" → "find it").
