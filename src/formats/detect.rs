@@ -493,7 +493,7 @@ fn classify_text(bytes: &[u8]) -> Option<Format> {
     if s.lines().any(|l| l.starts_with("# aider chat started at")) {
         return Some(Format::Aider);
     }
-    if super::text::looks_like_transcript(&s) {
+    if super::text::looks_like_transcript(s) {
         return Some(Format::Text);
     }
     if s.lines().filter(|l| l.starts_with("#### ")).take(2).count() >= 1
