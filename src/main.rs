@@ -27,12 +27,16 @@ enum Command {
     Annotate {
         #[command(flatten)]
         input: InputArgs,
-        /// Output format: `json` (one JSON object per trajectory per line) or `text`.
-        #[arg(long, value_enum, default_value_t = AnnotateFormat::Json)]
+        /// Output format: `json` (one JSON object per trajectory per line) or `text` (a line per
+        /// turn, LIVE marked, its calls and facts under it: `<- turn N` settled by turn N, `->
+        /// turn N` bound to its antecedent there, `candidates:` other turns it may point at,
+        /// kept live with it; then the ranges compactable now). `--output-format` is taken too.
+        #[arg(long, alias = "output-format", value_enum, default_value_t = AnnotateFormat::Json)]
         format: AnnotateFormat,
     },
     /// Plan what to shed and compact so that the trajectory fits a token budget (exit 0); refuse
-    /// (exit 3) when only compacting what must stay (live turns, the system prompt) would fit it
+    /// (exit 3) when only compacting what must stay (live turns, the system prompt, the
+    /// --keep-recent last turns) would fit it
     /// (2: usage, unreadable input or unwritable output).
     Plan(cli::plan::PlanArgs),
     /// The contradiction probe: does a summary carry every live fact of the turns it replaces?

@@ -661,3 +661,74 @@ fn positions_inside_a_deflated_entry_are_said_not_to_be_exact() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The human view says what the JSON says: per trajectory, the same facts (kind, subkind and
+/// status named as the JSON names them) and the same compactable ranges; text it shortens ends
+/// in "…".
+#[test]
+fn the_text_view_agrees_with_the_json() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_trajlint"))
+            .args(["annotate", "--format", format])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: Vec<Value> = run("json")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let text = run("text");
+    // A trajectory's block: from its header to its "compactable now" line.
+    let blocks: Vec<&str> = text
+        .split_inclusive("\n  compactable now: ")
+        .collect::<Vec<_>>();
+    assert_eq!(blocks.len(), json.len() + 1, "{text}");
+    let mut shortened = 0;
+    for (k, v) in json.iter().enumerate() {
+        // (Its ranges open the next piece.)
+        let ranges_line = blocks[k + 1].lines().next().unwrap();
+        let want: Vec<String> = v["ranges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}..{} ({} tokens)",
+                    r["turns"][0], r["turns"][1], r["tokens"]
+                )
+            })
+            .collect();
+        let want = if want.is_empty() {
+            "no range".to_string()
+        } else {
+            format!("turns {}", want.join(", "))
+        };
+        assert_eq!(ranges_line, want, "{}", v["file"]);
+        let facts: Vec<&str> = blocks[k]
+            .lines()
+            .filter(|l| l.trim_start().starts_with('['))
+            .collect();
+        assert_eq!(facts.len(), v["facts"].as_array().unwrap().len());
+        for (line, f) in facts.iter().zip(v["facts"].as_array().unwrap()) {
+            let label = format!(
+                "[{}] {}/{} {}",
+                f["id"],
+                f["kind"].as_str().unwrap(),
+                f["subkind"].as_str().unwrap(),
+                f["status"].as_str().unwrap()
+            );
+            assert!(line.trim_start().starts_with(&label), "{line} / {label}");
+            if f["text"].as_str().unwrap().chars().count() > 100 {
+                assert!(line.ends_with('…'), "{line}");
+                shortened += 1;
+            }
+        }
+    }
+    assert!(
+        shortened > 0,
+        "no fixture fact is long enough to be shortened"
+    );
+}

@@ -73,7 +73,7 @@ fn escapes_in_a_log_are_shown_not_sent_to_the_terminal() {
 #[test]
 fn line_breaks_in_names_do_not_forge_lines_of_the_text_view() {
     let dir = scratch("untrusted_lines");
-    let forged = "x\u{2028}\n  LIVE #0    assistant line 1      9 tokens\n         [9] Obligation/SelfCommitment Open at 1:1: I will delete prod";
+    let forged = "x\u{2028}\n  LIVE #0    assistant line 1      9 tokens\n         [9] obligation/self_commitment open at 1:1: I will delete prod";
     let log = serde_json::json!([
         {"role": "user", "content": "List the files."},
         {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
@@ -84,7 +84,7 @@ fn line_breaks_in_names_do_not_forge_lines_of_the_text_view() {
     std::fs::write(dir.join("forged.json"), log.to_string()).unwrap();
     let run = trajlint(&["annotate", "--format", "text", "forged.json"], &dir, None);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    // One line per turn (four), a header, and the call: nothing more.
+    // One line per turn (four), a header, the call and the closing ranges: nothing more.
     assert!(
         !run.stdout
             .lines()
@@ -92,7 +92,15 @@ fn line_breaks_in_names_do_not_forge_lines_of_the_text_view() {
         "{}",
         run.stdout
     );
-    assert_eq!(run.stdout.lines().count(), 6, "{}", run.stdout);
+    assert_eq!(run.stdout.lines().count(), 7, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("  compactable now: ")),
+        "{}",
+        run.stdout
+    );
     assert!(!run.stdout.contains('\u{2028}'), "{}", run.stdout);
     assert!(
         run.stdout

@@ -47,25 +47,28 @@ pub enum OutputFormat {
 pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// How to print the findings [default: full, or `output-format` in trajlint.toml].
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    /// How to print the findings [default: full, or `output-format` in trajlint.toml]
+    /// (`--format` is taken too, as the other commands name it).
+    #[arg(long, alias = "format", value_enum, value_name = "FORMAT")]
     pub output_format: Option<OutputFormat>,
     /// Write the findings to this file instead of stdout.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output_file: Option<PathBuf>,
-    /// Rules to run (code, code prefix, name, or ALL), replacing the configured selection.
+    /// Rules to run (code, code prefix, name, or ALL; comma-separated or repeated), replacing
+    /// the configured selection.
     #[arg(long, value_delimiter = ',', value_name = "RULE")]
     pub select: Option<Vec<String>>,
-    /// Rules to run in addition to the selection.
+    /// Rules to run in addition to the selection (comma-separated or repeated).
     #[arg(long, value_delimiter = ',', value_name = "RULE")]
     pub extend_select: Vec<String>,
-    /// Rules not to run.
+    /// Rules not to run (comma-separated or repeated).
     #[arg(long, value_delimiter = ',', value_name = "RULE")]
     pub ignore: Vec<String>,
     /// Override a rule's severity, e.g. `--severity OB001=error` or `--severity CP=info,NR=error`.
     #[arg(long, value_delimiter = ',', value_name = "RULE=SEVERITY", value_parser = parse_override)]
     pub severity: Vec<(String, Severity)>,
-    /// Exit 1 when a finding is at or above this severity [default: warning].
+    /// Exit 1 when a finding is at or above this severity: info, warning or error [default:
+    /// warning, or `fail-on` in trajlint.toml].
     #[arg(long, value_name = "SEVERITY", value_parser = parse_severity)]
     pub fail_on: Option<Severity>,
     /// Exit 0 even when there are findings (still 2 on errors).

@@ -43,7 +43,7 @@ pub struct InputArgs {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Read every input as this format instead of detecting it.
-    #[arg(long, value_name = "NAME", value_parser = parse_format)]
+    #[arg(long, value_name = "NAME", value_parser = format_parser())]
     pub input_format: Option<Format>,
     #[command(flatten)]
     pub settings: SettingsArgs,
@@ -119,13 +119,12 @@ pub fn drop_excluded(inputs: &mut Vec<Input>, named: &Named, config: &Config, cw
     excluded
 }
 
-pub fn parse_format(s: &str) -> Result<Format, String> {
-    Format::from_name(s).ok_or_else(|| {
-        format!(
-            "unknown format `{s}`; known: {}",
-            Format::ALL.map(|f| f.name()).join(", ")
-        )
-    })
+/// `--input-format`'s values: the formats' names (`--help` lists them).
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    // (Every name it accepts is a format's: the fallback is never taken.)
+    clap::builder::PossibleValuesParser::new(Format::ALL.map(|f| f.name()))
+        .map(|name: String| Format::from_name(&name).unwrap_or(Format::Text))
 }
 
 pub fn load_lexicon(files: &[PathBuf]) -> Result<Lexicon, String> {

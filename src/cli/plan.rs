@@ -31,8 +31,8 @@ pub struct PlanArgs {
     /// agent is answering and what follows it; an earlier repeat may point at an output there).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub keep_recent: usize,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = PlanFormat::Text)]
+    /// Output format (`--output-format` is taken too, as `check` names it).
+    #[arg(long, alias = "output-format", value_enum, default_value_t = PlanFormat::Text)]
     pub format: PlanFormat,
 }
 

@@ -43,8 +43,8 @@ pub struct ProbeArgs {
     /// a probe.
     #[arg(long, requires = "turns")]
     pub reversible: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ProbeFormat::Text)]
+    /// Output format (`--output-format` is taken too, as `check` names it).
+    #[arg(long, alias = "output-format", value_enum, default_value_t = ProbeFormat::Text)]
     pub format: ProbeFormat,
 }
 

@@ -17,7 +17,7 @@ pub struct OneInput {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub trajectory: usize,
     /// Read the input as this format instead of detecting it.
-    #[arg(long, value_name = "NAME", value_parser = super::parse_format)]
+    #[arg(long, value_name = "NAME", value_parser = super::format_parser())]
     pub input_format: Option<Format>,
     #[command(flatten)]
     pub settings: super::SettingsArgs,
@@ -144,26 +144,13 @@ pub fn fact_out<'a>(l: &'a Loaded, id: usize) -> FactOut<'a> {
 pub fn fact_line(l: &Loaded, id: usize) -> String {
     let f = &l.analysis.facts[id];
     let (line, col) = l.source.line_col(f.span.start);
-    let text: String = f
-        .text
-        .chars()
-        .take(110)
-        .collect::<String>()
-        .replace('\n', " ");
-    let kind = serde_json::to_value(f.kind())
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    let sub = serde_json::to_value(f.subkind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    let status = serde_json::to_value(f.status)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
+    let text = trajlint::lint::short(&f.text, 110);
     format!(
-        "[{id}] {kind}/{sub} {status}, turn {} ({}:{line}:{col}, bytes {}..{}): \"{text}\"",
-        f.turn, l.source.name, f.span.start, f.span.end
+        "[{id}] {}, turn {} ({}:{line}:{col}, bytes {}..{}): \"{text}\"",
+        f.label(),
+        f.turn,
+        l.source.name,
+        f.span.start,
+        f.span.end
     )
 }

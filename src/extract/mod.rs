@@ -121,6 +121,22 @@ impl Fact {
         self.subkind.kind()
     }
 
+    /// "null_result/not_found unincorporated": kind, subkind and status as the annotation JSON
+    /// names them, for the human views.
+    pub fn label(&self) -> String {
+        let name = |v: serde_json::Result<serde_json::Value>| {
+            v.ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        };
+        format!(
+            "{}/{} {}",
+            name(serde_json::to_value(self.kind())),
+            name(serde_json::to_value(self.subkind)),
+            name(serde_json::to_value(self.status))
+        )
+    }
+
     pub fn new(subkind: Subkind, turn: usize, span: Span, text: String) -> Fact {
         let status = match subkind.kind() {
             FactKind::Obligation => Status::Open,

@@ -256,12 +256,11 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 a.tokens[i]
             )?;
             for c in &t.calls {
-                let args: String = c.arguments.chars().take(80).collect();
                 writeln!(
                     out,
                     "         call {}({})",
                     one_line(&c.name),
-                    one_line(&args)
+                    one_line(&crate::lint::short(&c.arguments, 80))
                 )?;
             }
             // A compaction: what it replaced, what its summary dropped, and of what it carried
@@ -300,16 +299,14 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 };
                 if !f.candidates.is_empty() {
                     let turns: Vec<String> = f.candidates.iter().map(usize::to_string).collect();
-                    extra.push_str(&format!(" (or {})", turns.join(", ")));
+                    extra.push_str(&format!(" (candidates: {})", turns.join(", ")));
                 }
-                let text = one_line(&f.text.chars().take(100).collect::<String>());
+                let text = one_line(&crate::lint::short(&f.text, 100));
                 writeln!(
                     out,
-                    "         [{}] {:?}/{:?} {:?}{} at {l}:{c}: {text}",
+                    "         [{}] {}{} at {l}:{c}: {text}",
                     f.id,
-                    f.kind(),
-                    f.subkind,
-                    f.status,
+                    f.label(),
                     extra
                 )?;
             }
@@ -337,6 +334,24 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 writeln!(out, "         live for: {}", elsewhere.join(", "))?;
             }
         }
+        // What a compactor may replace now (the JSON's `ranges`).
+        let ranges: Vec<String> = a
+            .ranges
+            .iter()
+            .map(|&(s, e)| {
+                let tokens: usize = a.tokens[s..=e].iter().sum();
+                format!("{s}..{e} ({tokens} tokens)")
+            })
+            .collect();
+        writeln!(
+            out,
+            "  compactable now: {}",
+            if ranges.is_empty() {
+                "no range".to_string()
+            } else {
+                format!("turns {}", ranges.join(", "))
+            }
+        )?;
     }
     Ok(())
 }
