@@ -124,8 +124,9 @@ fn ascii_piece(b: &[u8], at: usize) -> Option<usize> {
     }
     match first {
         Class::Digit => {
-            let end = run(b, at, |c| c == Class::Digit)?;
-            Some(end.min(at + 3))
+            // `\p{N}{1,3}`: only the first three characters decide (a long run of digits is
+            // cut every three, not scanned to its end each time).
+            run(&b[..b.len().min(at + 3)], at, |c| c == Class::Digit)
         }
         Class::Space | Class::Newline => {
             // ` ?[^\s\p{L}\p{N}]+…` may still start with a space.
@@ -200,7 +201,7 @@ mod tests {
             "a\u{a0}b \u{a0}c",
             "café naïve Straße 東京 🦀🦀 — “quoted”",
             "x'ſ y'\u{212a}",
-            "12345 3.14159 1,000,000 ٣٤٥ ²",
+            "12345 3.14159 1,000,000 ٣٤٥ ² 12٣45 1٣ 1234567",
             "path/to//file.rs:12:3\r\n\r\n}\n\n//x",
             " .x  ..y ( (1 {\"a\": [1, 2]}",
             "\u{b}\u{c}\u{1c}\u{85}x \u{2028}y",
