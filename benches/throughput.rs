@@ -430,7 +430,22 @@ fn worst_cases(lex: &Lexicon) {
         }
         serde_json::to_vec(&ev).unwrap()
     };
-    let cases: [(&str, &Generator<'_>, usize); 17] = [
+    // A printed big number: its digits are cut three at a time.
+    let digits = |k: usize| {
+        chat(vec![
+            json!({"role": "user", "content": "Print 2**1000000."}),
+            json!({"role": "assistant", "content": "", "tool_calls": [bash("c1".into(), "python big.py".into())]}),
+            json!({"role": "tool", "tool_call_id": "c1", "content": "7".repeat(k)}),
+        ])
+    };
+    let cases: [(&str, &Generator<'_>, usize); 19] = [
+        // A model looping on one clause, with no full stop: the sentence is cut to length.
+        (
+            "'I'll check it,' with no full stop",
+            &long_message("I'll check it,"),
+            2_000,
+        ),
+        ("a run of digits in one output", &digits, 250_000),
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),

@@ -15,6 +15,10 @@ pub fn sentences_of(seg: &Segment) -> &[Sentence] {
     seg.sentences.get_or_init(|| sentences(&seg.text.text))
 }
 
+/// The length past which a sentence is cut (bytes): about twice the longest one in the corpora
+/// (519).
+const LONGEST_SENTENCE: usize = 1000;
+
 /// Splits prose into sentences: at `.`, `!`, `?` followed by white space, at line breaks, and
 /// never inside fenced code blocks (which are dropped: code is not prose).
 pub fn sentences(text: &str) -> Vec<Sentence> {
@@ -38,6 +42,17 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
     }
     while i < b.len() {
         let c = b[i];
+        // A "sentence" far longer than prose has (a model looping on one clause, a dump with no
+        // full stop) is cut into pieces of about `LONGEST_SENTENCE`, at a space where there is
+        // one: what reads a sentence once per cue in it then stays linear in the text.
+        let long = i - start;
+        if !fence.is_open()
+            && (long >= LONGEST_SENTENCE && (c == b' ' || c == b'\t')
+                || long >= 4 * LONGEST_SENTENCE && text.is_char_boundary(i))
+        {
+            push(&mut out, start, i);
+            start = i;
+        }
         if c == b'\n' {
             let line_start = start;
             if !fence.is_open() {
@@ -551,6 +566,27 @@ mod tests {
             texts("Here it is:\n<source>python\n# the same name\n</source>\nDone."),
             vec!["Here it is:", "Done."]
         );
+    }
+
+    #[test]
+    fn a_sentence_longer_than_prose_has_is_cut_at_spaces() {
+        // A model looping on one clause: no full stop in 165 KB.
+        let text = "I'll check it, ".repeat(11_000);
+        let sents = sentences(&text);
+        assert!(sents.len() > 100, "{}", sents.len());
+        for (a, b) in sents.iter().zip(&sents[1..]) {
+            assert!(a.end - a.start <= LONGEST_SENTENCE + 20, "{a:?}");
+            // Cut at a space, nothing lost between pieces.
+            assert!(text[a.end..b.start].trim().is_empty(), "{a:?} {b:?}");
+        }
+        // With no space at all, at a character boundary.
+        let text = "é".repeat(5 * LONGEST_SENTENCE);
+        let sents = sentences(&text);
+        assert_eq!(sents.len(), 3, "{sents:?}");
+        assert!(sents.iter().all(|s| text.is_char_boundary(s.start)));
+        // Real sentences are untouched: the longest in the corpora is about half the limit.
+        let one = format!("{} end.", "word ".repeat(LONGEST_SENTENCE / 5 - 2));
+        assert_eq!(sentences(&one).len(), 1);
     }
 
     #[test]
