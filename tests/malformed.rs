@@ -327,3 +327,42 @@ fn a_record_that_names_no_side_is_no_sub_agents() {
     );
     assert!(!notes.iter().any(|n| n.contains("sidechain")), "{notes:?}");
 }
+
+/// One stray record of another format at the top of a log (a line pasted in) does not decide
+/// the format: the records most of the first ones name do, and the log is read.
+#[test]
+fn a_stray_first_record_does_not_decide_the_format() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
+    let stray =
+        r#"{"type":"user","uuid":"u0","sessionId":"s","message":{"role":"user","content":"hi"}}"#;
+    for (rel, format) in [
+        (
+            "codex/flaky-test-compacted.jsonl",
+            trajlint::model::Format::Codex,
+        ),
+        (
+            "claude-code/compact-summary.jsonl",
+            trajlint::model::Format::ClaudeCode,
+        ),
+    ] {
+        let plain = std::fs::read(root.join(rel)).unwrap();
+        let alone = read(&plain, None);
+        assert_eq!(alone.format, Some(format), "{rel}");
+        // (A Codex record on top of the Claude Code log.)
+        let stray = if format == trajlint::model::Format::Codex {
+            stray
+        } else {
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s-1"}}"#
+        };
+        let mixed = [stray.as_bytes(), b"\n", &plain].concat();
+        let out = read(&mixed, None);
+        assert_eq!(out.format, Some(format), "{rel}");
+        let turns = |o: &ReadOutput| o.trajectories.iter().map(|t| t.turns.len()).sum::<usize>();
+        assert!(
+            turns(&out) >= turns(&alone),
+            "{rel}: {} of {}",
+            turns(&out),
+            turns(&alone)
+        );
+    }
+}

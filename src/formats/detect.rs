@@ -324,6 +324,10 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
     let mut start = 0;
     let mut seen = 0;
     let mut role_lines = Vec::new();
+    // The formats the first records name, in order met, with how many name each: the one most
+    // name wins, so that one stray record of another format (a line pasted at the top) does
+    // not make the rest go unread. (A tie goes to the first met.)
+    let mut votes: Vec<(Format, usize)> = Vec::new();
     while start < bytes.len() && seen < 20 {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let (values, next) = match json::parse(bytes, start, end) {
@@ -335,7 +339,11 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
             if matches!(v.kind, Kind::Object(_)) {
                 seen += 1;
                 if let Some(f) = classify_line(&d, &v) {
-                    return Some(f);
+                    match votes.iter_mut().find(|(g, _)| *g == f) {
+                        Some((_, n)) => *n += 1,
+                        None => votes.push((f, 1)),
+                    }
+                    continue;
                 }
                 if has(&d, &v, "role") {
                     role_lines.push(v);
@@ -343,6 +351,10 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
             }
         }
         start = next;
+    }
+    let most = votes.iter().map(|&(_, n)| n).max();
+    if let Some(&(f, _)) = votes.iter().find(|&&(_, n)| Some(n) == most) {
+        return Some(f);
     }
     (!role_lines.is_empty()).then(|| chat_flavour(&d, &role_lines))
 }
