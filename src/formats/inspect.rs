@@ -161,17 +161,25 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
         out.compressed.push(span);
         let mut buf = Vec::new();
         let read = match zip.by_index(i) {
-            Ok(f) => f.take(MAX_ENTRY).read_to_end(&mut buf).map(|_| ()),
+            // (A size declared past the limit is not decompressed to find out.)
+            Ok(f) if f.size() >= MAX_ENTRY => Ok(false),
+            Ok(f) => {
+                let declared = f.size();
+                read_capped(f, declared, MAX_ENTRY as usize, &mut buf)
+            }
             Err(e) => Err(std::io::Error::other(e)),
         };
-        if let Err(e) = read {
-            out.error(
-                span,
-                format!("{}: could not be decompressed: {e}", entry.name),
-            );
-            continue;
-        }
-        if buf.len() as u64 >= MAX_ENTRY {
+        let whole = match read {
+            Ok(whole) => whole,
+            Err(e) => {
+                out.error(
+                    span,
+                    format!("{}: could not be decompressed: {e}", entry.name),
+                );
+                continue;
+            }
+        };
+        if !whole {
             out.error(
                 span,
                 format!(
@@ -217,6 +225,36 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
     }
     if samples == 0 {
         out.note(head, "this .eval log holds no samples (only its header)");
+    }
+}
+
+/// Decompresses an entry into `buf` while it stays under `limit` bytes; false when it does not
+/// (what was read is then of no use). The buffer grows to the size the entry declares and by
+/// doubling past it, never beyond the limit: a lying or hostile entry costs at most the limit,
+/// not the twice it that unbounded doubling reaches.
+fn read_capped(
+    mut r: impl Read,
+    declared: u64,
+    limit: usize,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    buf.reserve(usize::try_from(declared).unwrap_or(limit).min(limit));
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match r.read(&mut chunk) {
+            Ok(0) => return Ok(true),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.len() + n >= limit {
+            return Ok(false);
+        }
+        if buf.capacity() < buf.len() + n {
+            let grow = buf.len().max(n).min(limit - buf.len());
+            buf.reserve_exact(grow);
+        }
+        buf.extend_from_slice(&chunk[..n]);
     }
 }
 
@@ -739,6 +777,34 @@ fn tool_event_turn(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_is_read_under_its_limit_and_never_grows_past_it() {
+        /// Gives at most 100 bytes a read, as a decompressor gives what it has.
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.len().min(out.len()).min(100);
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let data = vec![b'x'; 9_000];
+        // Declared far too small (a lying header): read whole, grown by doubling.
+        let mut buf = Vec::new();
+        assert!(read_capped(Trickle(&data), 10, 10_000, &mut buf).unwrap());
+        assert_eq!(buf, data);
+        assert!(buf.capacity() <= 10_000, "{}", buf.capacity());
+        // At the limit: refused, the buffer no larger than the limit.
+        let mut buf = Vec::new();
+        assert!(!read_capped(Trickle(&data), 10, 9_000, &mut buf).unwrap());
+        assert!(buf.capacity() <= 9_000, "{}", buf.capacity());
+        // Declared as it is: one allocation.
+        let mut buf = Vec::new();
+        assert!(read_capped(&data[..], 9_000, 10_000, &mut buf).unwrap());
+        assert_eq!(buf.capacity(), 9_000);
+    }
     use crate::formats::{self, Severity};
     use std::io::Write;
 
