@@ -366,3 +366,32 @@ fn a_stray_first_record_does_not_decide_the_format() {
         );
     }
 }
+
+/// Invalid UTF-8 in a plain-text or Aider log is one warning, at the first bad byte, saying what
+/// was done with it (left out; the text around it read).
+#[test]
+fn invalid_utf8_in_plain_text_is_one_warning_at_its_byte() {
+    for (log, line) in [
+        (&b"User: The night\xff\xfely backup\n\nAssistant: ok\n"[..], 1),
+        (
+            &b"# aider chat started at 2024-06-01 10:00:00\n\n#### fix the night\xffly backup\n\nOK.\n"[..],
+            3,
+        ),
+    ] {
+        let out = read(log, None);
+        let src = SourceFile::new("t", None, log.to_vec());
+        let warnings = issues(&src, &out, Severity::Warning);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        let at = out.issues.iter().find(|i| i.severity == Severity::Warning).unwrap();
+        assert_eq!(log[at.span.start], 0xff);
+        assert_eq!(warnings[0].0, line);
+        assert!(warnings[0].1.contains("left out of the text"), "{warnings:?}");
+        let text: String = out.trajectories[0]
+            .turns
+            .iter()
+            .flat_map(|t| &t.segments)
+            .map(|s| s.text.text.as_str())
+            .collect();
+        assert!(text.contains("The night") || text.contains("fix the night"), "{text}");
+    }
+}

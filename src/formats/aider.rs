@@ -36,7 +36,6 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
         bytes,
         traj: Trajectory::new(Format::Aider, Span::new(0, bytes.len())),
         block: None,
-        bad_utf8: None,
     };
     let mut open_output = false;
     for (i, &line) in lines.iter().enumerate() {
@@ -106,12 +105,6 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
         }
     }
     r.flush();
-    if let Some(at) = r.bad_utf8 {
-        out.warn(
-            at,
-            "the file is not valid UTF-8 here (and maybe elsewhere); the invalid bytes were left out of the text",
-        );
-    }
     if !r.traj.turns.is_empty() {
         out.trajectories.push(r.traj);
     }
@@ -226,7 +219,6 @@ struct Reader<'a> {
     bytes: &'a [u8],
     traj: Trajectory,
     block: Option<Block>,
-    bad_utf8: Option<Span>,
 }
 
 impl Reader<'_> {
@@ -251,8 +243,8 @@ impl Reader<'_> {
         let raw = &self.bytes[start..end];
         match std::str::from_utf8(raw) {
             Ok(s) => out.push(Text::plain(s.to_owned(), start)),
+            // (The reader of every format says where the file stops being UTF-8.)
             Err(_) => {
-                self.bad_utf8.get_or_insert(Span::new(start, end));
                 let mut at = start;
                 for chunk in raw.utf8_chunks() {
                     let v = chunk.valid();

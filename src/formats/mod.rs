@@ -725,11 +725,24 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     };
     out.format = Some(format);
     if let Some(at) = utf8_issue {
+        // (The plain-text readers keep the valid runs around the bytes as pieces of text; JSON
+        // strings decode them as the replacement character.)
+        let (read_as, help) = if matches!(format, Format::Text | Format::Aider) {
+            (
+                "left out of the text",
+                "byte offsets stay exact; the text around the bytes is read",
+            )
+        } else {
+            (
+                "read as U+FFFD",
+                "byte offsets stay exact; only the decoded text shows the replacement",
+            )
+        };
         out.issue(
             Severity::Warning,
             Span::new(at, at + 1),
-            format!("invalid UTF-8 (byte 0x{:02x}); read as U+FFFD", bytes[at]),
-            Some("byte offsets stay exact; only the decoded text shows the replacement".into()),
+            format!("invalid UTF-8 (byte 0x{:02x}); {read_as}", bytes[at]),
+            Some(help.into()),
         );
     }
     for t in &mut out.trajectories {

@@ -25,7 +25,6 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
     let mut traj = Trajectory::new(Format::Text, Span::new(0, bytes.len()));
     let mut cur: Option<Open> = None;
     let mut preamble: Option<Span> = None;
-    let mut bad_utf8: Option<Span> = None;
     // (Spaces opening the file, a byte order mark as `formats::read` hands it over, do not
     // hide the first marker.)
     let mut start = bytes.iter().take_while(|&&b| b == b' ').count();
@@ -46,7 +45,7 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
         match m {
             Some(m) => {
                 if let Some(o) = cur.take() {
-                    push_turn(bytes, o, &mut traj, &mut bad_utf8);
+                    push_turn(bytes, o, &mut traj);
                 }
                 cur = Some(Open {
                     role: m.role,
@@ -72,16 +71,10 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
         start = nl + 1;
     }
     if let Some(o) = cur.take() {
-        push_turn(bytes, o, &mut traj, &mut bad_utf8);
+        push_turn(bytes, o, &mut traj);
     }
     if let Some(p) = preamble {
         out.note(p, "text before the first speaker marker was not read");
-    }
-    if let Some(b) = bad_utf8 {
-        out.warn(
-            b,
-            "the file is not valid UTF-8 here (and maybe elsewhere); the invalid bytes were left out of the text",
-        );
     }
     if !traj.turns.is_empty() {
         out.trajectories.push(traj);
@@ -170,7 +163,7 @@ fn marker(line: &str) -> Option<Marker> {
     })
 }
 
-fn push_turn(bytes: &[u8], o: Open, traj: &mut Trajectory, bad: &mut Option<Span>) {
+fn push_turn(bytes: &[u8], o: Open, traj: &mut Trajectory) {
     let kind = if o.role == Role::Tool {
         SegmentKind::Output
     } else {
@@ -195,7 +188,7 @@ fn push_turn(bytes: &[u8], o: Open, traj: &mut Trajectory, bad: &mut Option<Span
         .map_or(marker_end, |r| trim_end(bytes, r.0, r.1).max(marker_end));
     let mut t = Turn::new(o.role, Span::new(o.start, end));
     for &(s, e) in &runs {
-        for text in plain(bytes, s, trim_end(bytes, s, e), bad) {
+        for text in plain(bytes, s, trim_end(bytes, s, e)) {
             t.push_text(kind, text);
         }
     }
@@ -226,15 +219,15 @@ fn trim_end(bytes: &[u8], start: usize, mut end: usize) -> usize {
 
 /// Verbatim text of `[start, end)`; invalid UTF-8 is left out (the valid pieces become
 /// separate texts) and its place remembered for one warning.
-fn plain(bytes: &[u8], start: usize, end: usize, bad: &mut Option<Span>) -> Vec<Text> {
+fn plain(bytes: &[u8], start: usize, end: usize) -> Vec<Text> {
     let raw = &bytes[start..end];
     if raw.is_empty() {
         return Vec::new();
     }
     match std::str::from_utf8(raw) {
         Ok(s) => vec![Text::plain(s.to_owned(), start)],
+        // (The reader of every format says where the file stops being UTF-8.)
         Err(_) => {
-            bad.get_or_insert(Span::new(start, end));
             let mut out = Vec::new();
             let mut at = start;
             for chunk in raw.utf8_chunks() {
