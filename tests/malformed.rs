@@ -395,3 +395,28 @@ fn invalid_utf8_in_plain_text_is_one_warning_at_its_byte() {
         assert!(text.contains("The night") || text.contains("fix the night"), "{text}");
     }
 }
+
+/// Records pretty-printed one after another, each opening on a line that starts it and goes
+/// on (`{ "type": "user",` as some JSON writers indent), read as their compact lines do.
+#[test]
+fn pretty_printed_records_opening_on_a_full_line_read_as_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
+    for rel in [
+        "claude-code/compact-summary.jsonl",
+        "codex/flaky-test-compacted.jsonl",
+    ] {
+        let plain = std::fs::read_to_string(root.join(rel)).unwrap();
+        let pretty: String = plain
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let p = serde_json::to_string_pretty(&v).unwrap();
+                format!("{}\n", p.replacen("{\n  ", "{ ", 1))
+            })
+            .collect();
+        assert!(pretty.starts_with("{ \""), "{rel}");
+        let a = turns_and_facts(Path::new(rel), plain.as_bytes(), &|_| 0);
+        let b = turns_and_facts(Path::new(rel), pretty.as_bytes(), &|_| 0);
+        assert_eq!(a, b, "{rel}");
+    }
+}

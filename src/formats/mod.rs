@@ -327,10 +327,19 @@ pub fn value_run_up_to(
     max: usize,
 ) -> Option<ValueRun> {
     let line = &bytes[start..content_end];
-    let opener = matches!(line.trim_ascii(), b"{" | b"[");
-    if !opener && !matches!(line.trim_ascii_start().first(), Some(b'{' | b'[')) {
+    if !matches!(line.trim_ascii_start().first(), Some(b'{' | b'[')) {
         return None;
     }
+    // A value may run past its line when its line opens it and no more: a lone `{` (`jq .`),
+    // or a line that is a value's start cut only by the line's end (`{ "source": "agent",`,
+    // as Python's `json.dumps(indent=…)` variants write), with more after it. A line broken
+    // before its end is not parsed on into the lines after it, nor is a last line cut off.
+    let opener = matches!(line.trim_ascii(), b"{" | b"[")
+        || bytes[content_end..]
+            .iter()
+            .any(|b| !b.is_ascii_whitespace())
+            && json::parse_first(&bytes[..content_end], start)
+                .is_err_and(|e| e.offset >= start + line.trim_ascii_end().len());
     let mut values = Vec::new();
     let mut at = start;
     // The end of the line `at` is on, found again only once a value crosses it: a thousand
