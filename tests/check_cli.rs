@@ -2341,3 +2341,49 @@ fn the_configured_lexicon_holds_for_the_compactor_too() {
     let r = run(&["plan", "--isolated", "--budget", "5", "log.txt"]);
     assert!(!r.stdout.contains("zilch"), "{}", r.stdout);
 }
+
+/// A plain-text transcript's write tool given its target alone (`Action: write[path]`) is a write:
+/// it excuses the repeated query after it, as a Claude Code `Write` does. Without it, the repeat
+/// is flagged.
+#[test]
+fn a_text_log_s_write_action_excuses_a_repeated_query() {
+    let dir = scratch("text-write-excuses");
+    let log = |between: &str| {
+        format!(
+            "User: Where is the settings file?\n\nAssistant: Action: glob[**/settings.yaml]\n\n\
+             Tool: No files found\n\n{between}Assistant: Action: glob[**/settings.yaml]\n\n\
+             Tool: No files found\n\nAssistant: There is no settings.yaml anywhere.\n"
+        )
+    };
+    for (name, between, flagged) in [
+        ("none.txt", String::new(), true),
+        (
+            "write.txt",
+            "Assistant: Action: write[config/settings.yaml]\n\nTool: written\n\n".to_string(),
+            false,
+        ),
+        (
+            "write_file.txt",
+            "Assistant: Action: write_file[config/settings.yaml]\n\nTool: written\n\n".to_string(),
+            false,
+        ),
+        // A read in between changes nothing.
+        (
+            "read.txt",
+            "Assistant: Action: read[README.md]\n\nTool: hello\n\n".to_string(),
+            true,
+        ),
+    ] {
+        std::fs::write(dir.join(name), log(&between)).unwrap();
+        let r = check_in(
+            &dir,
+            &["--output-format", "concise", "--select", "NR002", name],
+        );
+        assert_eq!(
+            codes(&r.stdout) == ["NR002"],
+            flagged,
+            "{name}: {}",
+            r.stdout
+        );
+    }
+}

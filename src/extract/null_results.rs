@@ -392,6 +392,18 @@ impl CallKind {
             return CallKind::Unknown;
         };
         let name = call.name.to_lowercase();
+        // A tool named for a write given its target alone (`Action: write[config/app.yaml]`):
+        // that is no command line to read the kind of the call from.
+        let target_only = command.is_some_and(|c| {
+            c.split_whitespace().next() != Some(name.as_str()) && !is_shell_tool(&name)
+        });
+        if target_only
+            && name
+                .split('_')
+                .any(|w| lex.write_words.iter().any(|x| x == w))
+        {
+            return CallKind::Write;
+        }
         if let Some(cmd) = command {
             let first = cmd.split_whitespace().next().unwrap_or("");
             let first = first.rsplit('/').next().unwrap_or(first);
@@ -566,10 +578,10 @@ pub fn split_camel(s: &str) -> String {
 
 /// The shell command of a call, when the call runs one (a `command`/`cmd` argument, or a bare
 /// command line as SWE-agent and mini-swe-agent record). Leading `cd X &&` is skipped.
-pub fn shell_command(call: &ToolCall) -> Option<String> {
-    let name = call.name.to_lowercase();
-    let shellish = matches!(
-        name.as_str(),
+/// Whether a tool (its name lowercased) runs shell command lines.
+fn is_shell_tool(name: &str) -> bool {
+    matches!(
+        name,
         "bash"
             | "shell"
             | "sh"
@@ -583,7 +595,12 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
             | "execute_command"
             | "container.exec"
     ) || name.contains("bash")
-        || name.contains("shell");
+        || name.contains("shell")
+}
+
+pub fn shell_command(call: &ToolCall) -> Option<String> {
+    let name = call.name.to_lowercase();
+    let shellish = is_shell_tool(&name);
     let command = json_field(&call.arguments, "command");
     let is_sub_command = command.is_some();
     let raw = command
