@@ -2387,3 +2387,18 @@ fn a_text_log_s_write_action_excuses_a_repeated_query() {
         );
     }
 }
+
+/// A selection that leaves no rule passes every log: the run says so on stderr. `--statistics`
+/// prints nothing with `--write-baseline`, so the two are refused together.
+#[test]
+fn no_rule_selected_is_said_and_statistics_do_not_go_with_a_baseline_write() {
+    let r = check(&["--ignore", "ALL", SESSION]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("no rule is selected"), "{}", r.stderr);
+    let r = check(&["--select", "OB", SESSION]);
+    assert!(!r.stderr.contains("no rule is selected"), "{}", r.stderr);
+    let r = check(&["--statistics", "--write-baseline", "b.json", SESSION]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--statistics"), "{}", r.stderr);
+    assert!(!root().join("b.json").exists());
+}

@@ -82,7 +82,7 @@ pub struct CheckArgs {
     pub write_baseline: Option<PathBuf>,
     /// Print the number of findings per rule instead of the findings (a row a rule: count, code,
     /// name, tab-separated; then the total). JSON forms: --output-format json or json-lines.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "write_baseline")]
     pub statistics: bool,
     /// The name to give the input read from stdin (for output, per-path ignores, fingerprints).
     #[arg(long, value_name = "PATH")]
@@ -315,6 +315,10 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             "--statistics prints counts as text, or as JSON with --output-format json \
              (json-lines: an object a line); it has no sarif, github or junit form",
         );
+    }
+    // (A selection that leaves no rule, `--ignore ALL`, passes every log: say so.)
+    if settings.selection.active(cat, &[]).is_empty() {
+        eprintln!("warning: no rule is selected: nothing is checked but that the logs can be read");
     }
     let renderer = renderer(args, &settings, cat, &cwd);
     let Settings {

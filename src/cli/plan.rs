@@ -127,13 +127,15 @@ fn text(l: &Loaded, plan: &Plan) -> String {
             let compacted: usize = plan.compact.iter().map(|c| c.tokens).sum();
             let _ = writeln!(
                 s,
-                "planned: {} -> {} tokens (shed {} in {} outputs, compact {} in {} ranges)",
+                "planned: {} -> {} tokens (shed {} in {} {}, compact {} in {} {})",
                 plan.tokens_before,
                 plan.tokens_after,
                 plan.shed_saved(),
                 plan.shed.len(),
+                trajlint::report::output::plural(plan.shed.len(), "output", "outputs"),
                 compacted,
-                plan.compact.len()
+                plan.compact.len(),
+                trajlint::report::output::plural(plan.compact.len(), "range", "ranges")
             );
             if !plan.shed.is_empty() {
                 let _ = writeln!(

@@ -322,16 +322,20 @@ fn text(l: &Loaded, reports: &[ProbeReport], summary: Option<&str>) -> String {
             (None, None) => "no summary".into(),
         };
         let carried = r.checked.iter().filter(|c| c.carried).count();
-        let _ =
-            writeln!(
+        let _ = writeln!(
             s,
-            "{}: turns {}..{} against {against}: {} live facts, {carried} carried, {} dropped{}",
+            "{}: turns {}..{} against {against}: {} live {}, {carried} carried, {} dropped{}",
             l.source.name,
             r.turns.0,
             r.turns.1,
             r.checked.len(),
+            trajlint::report::output::plural(r.checked.len(), "fact", "facts"),
             r.dropped.len(),
-            if r.opaque { " (summary not readable)" } else { "" }
+            if r.opaque {
+                " (summary not readable)"
+            } else {
+                ""
+            }
         );
         // Dropped first: they are what the caller acts on.
         for c in r.checked.iter().filter(|c| !c.carried) {

@@ -229,7 +229,7 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
             .count();
         writeln!(
             out,
-            "{} [{}] trajectory {}{}: {} turns, {} live, {} facts",
+            "{} [{}] trajectory {}{}: {} {}, {} live, {} {}",
             one_line(&report.source.name),
             format,
             k,
@@ -238,8 +238,10 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 .map(|i| format!(" ({})", one_line(i)))
                 .unwrap_or_default(),
             traj.turns.len(),
+            super::output::plural(traj.turns.len(), "turn", "turns"),
             live,
-            a.facts.len()
+            a.facts.len(),
+            super::output::plural(a.facts.len(), "fact", "facts")
         )?;
         let mut facts = a.facts.iter().peekable();
         let mut compactions = traj.compactions.iter().zip(&a.audits).peekable();
