@@ -2402,3 +2402,34 @@ fn no_rule_selected_is_said_and_statistics_do_not_go_with_a_baseline_write() {
     assert!(r.stderr.contains("--statistics"), "{}", r.stderr);
     assert!(!root().join("b.json").exists());
 }
+
+/// A settings file that cannot be read is named with where it was asked for: the flag, or the
+/// key of the trajlint.toml that named it.
+#[test]
+fn a_missing_settings_file_names_what_asked_for_it() {
+    let dir = scratch("missing-settings");
+    copy_fixture(&dir, "session.jsonl", "session.jsonl");
+    let run = |args: &[&str]| trajlint(args, &dir, None);
+    let r = run(&["check", "--lexicon", "gone.toml", "session.jsonl"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("gone.toml: cannot read the lexicon file (--lexicon)"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["annotate", "--lexicon", "gone.toml", "session.jsonl"]);
+    assert!(r.stderr.contains("(--lexicon)"), "{}", r.stderr);
+    let r = run(&["check", "--config", "gone.toml", "session.jsonl"]);
+    assert!(r.stderr.contains("(named by --config)"), "{}", r.stderr);
+    let r = run(&["check", "--baseline", "gone.json", "session.jsonl"]);
+    assert!(r.stderr.contains("(named by --baseline)"), "{}", r.stderr);
+    std::fs::write(dir.join("trajlint.toml"), "lexicons = [\"gone.toml\"]\n").unwrap();
+    let r = run(&["plan", "--budget", "100", "session.jsonl"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("(`lexicons` in "), "{}", r.stderr);
+    assert!(r.stderr.contains("trajlint.toml)"), "{}", r.stderr);
+    std::fs::write(dir.join("trajlint.toml"), "baseline = \"gone.json\"\n").unwrap();
+    let r = run(&["check", "session.jsonl"]);
+    assert!(r.stderr.contains("(`baseline` in "), "{}", r.stderr);
+}

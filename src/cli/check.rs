@@ -247,7 +247,14 @@ fn settings(args: &CheckArgs, cwd: &Path, cat: &Catalogue) -> Result<Settings, S
         args.baseline.as_ref().or(config.baseline.as_ref()),
         &args.write_baseline,
     ) {
-        (Some(p), None) => Some(Baseline::load(p)?),
+        (Some(p), None) => Some(Baseline::load(p).map_err(|e| {
+            // (Where it was named: the flag, or the configuration.)
+            match (&args.baseline, &config.file) {
+                (Some(_), _) => format!("{e} (named by --baseline)"),
+                (None, Some(f)) => format!("{e} (`baseline` in {})", f.display()),
+                (None, None) => e,
+            }
+        })?),
         _ => None,
     };
     Ok(Settings {

@@ -73,20 +73,30 @@ impl SettingsArgs {
             self.isolated,
             self.config.clone().or_else(|| Config::find(cwd)),
         ) {
-            (false, Some(path)) => {
-                Config::load(&path, cwd, Catalogue::builtin()).map_err(|e| e.to_string())
-            }
+            (false, Some(path)) => Config::load(&path, cwd, Catalogue::builtin()).map_err(|e| {
+                // (One named by --config that is not there: say which flag named it.)
+                if self.config.is_some() && !path.exists() {
+                    format!("{e} (named by --config)")
+                } else {
+                    e.to_string()
+                }
+            }),
             _ => Ok(Config::empty(cwd)),
         }
     }
 
     /// The built-in lexicon extended by the configuration's `lexicons`, then `--lexicon`'s.
     pub fn lexicon(&self, config: &Config) -> Result<Lexicon, String> {
-        let files: Vec<PathBuf> = config
+        // (A file that cannot be read is named with where it was asked for.)
+        let from_config = config
+            .file
+            .as_ref()
+            .map(|f| format!("`lexicons` in {}", f.display()));
+        let files: Vec<(PathBuf, String)> = config
             .lexicons
             .iter()
-            .chain(&self.lexicon)
-            .cloned()
+            .map(|p| (p.clone(), from_config.clone().unwrap_or_default()))
+            .chain(self.lexicon.iter().map(|p| (p.clone(), "--lexicon".into())))
             .collect();
         load_lexicon(&files)
     }
@@ -127,11 +137,18 @@ pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
         .map(|name: String| Format::from_name(&name).unwrap_or(Format::Text))
 }
 
-pub fn load_lexicon(files: &[PathBuf]) -> Result<Lexicon, String> {
+/// The built-in lexicon extended by `files`, each with where it was named (`--lexicon`, a
+/// configuration's `lexicons`).
+pub fn load_lexicon(files: &[(PathBuf, String)]) -> Result<Lexicon, String> {
     let mut extra = Vec::new();
-    for f in files {
-        let content =
-            std::fs::read_to_string(f).map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
+    for (f, named_by) in files {
+        let content = std::fs::read_to_string(f).map_err(|e| {
+            format!(
+                "{}: cannot read the lexicon file ({named_by}): {}",
+                f.display(),
+                why(&e)
+            )
+        })?;
         extra.push((f.display().to_string(), content));
     }
     Lexicon::with_extra(&extra).map_err(|e| e.to_string())
