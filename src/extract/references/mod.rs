@@ -873,9 +873,16 @@ impl Nouns {
 /// Whether a line enumerates short items after a colon that names them ("Found 3 candidates:
 /// parse_v1, parse_v2, parse_legacy"): a list written inline, what "the second candidate" counts.
 fn lists_after_a_colon(line: &str) -> bool {
-    let Some((head, rest)) = line.rsplit_once(": ") else {
-        return false;
-    };
+    // The colon is one of the last few: fields may follow the list on its line (`{"output":
+    // "Found 3 candidates: a, b, c", "metadata": {"exit_code": 0}}`). (A few: each try reads the
+    // line, and a line may hold thousands.)
+    line.rmatch_indices(": ")
+        .take(4)
+        .any(|(k, _)| lists_after(&line[..k], &line[k + 2..]))
+}
+
+/// Whether `rest` enumerates short items that `head`, the text before their colon, names.
+fn lists_after(head: &str, rest: &str) -> bool {
     // What comes just before the colon names the items ("3 candidates", "Options", "Candidates
     // found"), and no failure ("TypeError: expected str, bytes or os.PathLike object").
     let head = head.to_ascii_lowercase();
@@ -1085,6 +1092,13 @@ mod tests {
             "Note: the parser fails on empty input, the lexer drops the last token when it is a comment, and the tests miss both"
         ));
         assert!(!list("No colon here, a, b, c"));
+        // Fields after the list on its line (a tool output kept in its JSON envelope).
+        assert!(list(
+            r#"{"output": "Found 3 candidates: parse_v1, parse_v2, parse_legacy", "metadata": {"exit_code": 0, "duration_seconds": 0.1}}"#
+        ));
+        // Only the last few colons are tried.
+        let far = format!("Found 3 candidates: a, b, c {}", "k: v ".repeat(5));
+        assert!(!list(&far));
     }
 
     #[test]
