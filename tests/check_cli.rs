@@ -2367,10 +2367,16 @@ fn a_text_log_s_write_action_excuses_a_repeated_query() {
             "Assistant: Action: write_file[config/settings.yaml]\n\nTool: written\n\n".to_string(),
             false,
         ),
-        // A read in between changes nothing.
+        // A read in between changes nothing, nor does a tool whose name only holds a word of
+        // writing ("task").
         (
             "read.txt",
             "Assistant: Action: read[README.md]\n\nTool: hello\n\n".to_string(),
+            true,
+        ),
+        (
+            "get_task.txt",
+            "Assistant: Action: get_task[T-1]\n\nTool: open\n\n".to_string(),
             true,
         ),
     ] {

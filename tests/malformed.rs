@@ -204,6 +204,15 @@ fn a_byte_order_mark_changes_nothing_but_the_offsets() {
         let read = turns_and_facts(path, plain.as_bytes(), &|o| o);
         assert_eq!(read[0].0, turns, "{plain}");
         assert_eq!(turns_and_facts(path, &marked, &|o| o - 3), read, "{plain}");
+        // The same roles too (the Aider header is the session's start event, not a message).
+        let roles = |b: &[u8]| -> Vec<_> {
+            trajlint::formats::read(b, None).trajectories[0]
+                .turns
+                .iter()
+                .map(|t| t.role)
+                .collect()
+        };
+        assert_eq!(roles(&marked), roles(plain.as_bytes()), "{plain}");
     }
 }
 
@@ -329,9 +338,22 @@ fn a_record_that_names_no_side_is_no_sub_agents() {
 }
 
 /// One stray record of another format at the top of a log (a line pasted in) does not decide
-/// the format: the records most of the first ones name do, and the log is read.
+/// the format: the records most of the first ones name do, and the log is read. A stream's
+/// opening header does decide: the records after Claude Code's `system`/`init` fit Cursor's
+/// events too.
 #[test]
 fn a_stray_first_record_does_not_decide_the_format() {
+    let stream = concat!(
+        r#"{"type":"system","subtype":"init","session_id":"s1","tools":["Bash"],"model":"claude-sonnet-4","cwd":"/w","permissionMode":"default"}"#,
+        "\n",
+        r#"{"type":"assistant","message":{"id":"m1","type":"message","role":"assistant","content":[{"type":"text","text":"I'll run the tests."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"pytest"}}]},"session_id":"s1"}"#,
+        "\n",
+        r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"1 failed"}]},"session_id":"s1"}"#,
+        "\n",
+    );
+    let out = read(stream.as_bytes(), None);
+    assert_eq!(out.format, Some(trajlint::model::Format::ClaudeCode));
+    assert_eq!(out.trajectories[0].turns[0].calls.len(), 1);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
     let stray =
         r#"{"type":"user","uuid":"u0","sessionId":"s","message":{"role":"user","content":"hi"}}"#;

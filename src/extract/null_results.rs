@@ -392,16 +392,14 @@ impl CallKind {
             return CallKind::Unknown;
         };
         let name = call.name.to_lowercase();
-        // A tool named for a write given its target alone (`Action: write[config/app.yaml]`):
-        // that is no command line to read the kind of the call from.
+        // A tool named for a write given its target alone (`Action: write[config/app.yaml]`,
+        // `write_file[…]`): that is no command line to read the kind of the call from. (Its
+        // name's first word, of the editing verbs: `get_task` or `git_log` writes nothing.)
         let target_only = command.is_some_and(|c| {
             c.split_whitespace().next() != Some(name.as_str()) && !is_shell_tool(&name)
         });
-        if target_only
-            && name
-                .split('_')
-                .any(|w| lex.write_words.iter().any(|x| x == w))
-        {
+        let verb = name.split('_').next().unwrap_or("");
+        if target_only && lex.write_functions.iter().any(|w| w == verb) {
             return CallKind::Write;
         }
         if let Some(cmd) = command {
@@ -576,8 +574,6 @@ pub fn split_camel(s: &str) -> String {
     out
 }
 
-/// The shell command of a call, when the call runs one (a `command`/`cmd` argument, or a bare
-/// command line as SWE-agent and mini-swe-agent record). Leading `cd X &&` is skipped.
 /// Whether a tool (its name lowercased) runs shell command lines.
 fn is_shell_tool(name: &str) -> bool {
     matches!(
@@ -598,6 +594,8 @@ fn is_shell_tool(name: &str) -> bool {
         || name.contains("shell")
 }
 
+/// The shell command of a call, when the call runs one (a `command`/`cmd` argument, or a bare
+/// command line as SWE-agent and mini-swe-agent record). Leading `cd X &&` is skipped.
 pub fn shell_command(call: &ToolCall) -> Option<String> {
     let name = call.name.to_lowercase();
     let shellish = is_shell_tool(&name);

@@ -74,7 +74,9 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             // "e.g. " and "1. " are not sentence ends.
             let before = &text[start..i];
             let abbreviation = c == b'.' && ends_an_abbreviation(before, &text[i + 1..])
-                || before.len() <= 2 && before.chars().all(|c| c.is_ascii_digit());
+                || !before.is_empty()
+                    && before.len() <= 2
+                    && before.chars().all(|c| c.is_ascii_digit());
             if !abbreviation {
                 push(&mut out, start, i + 1);
                 start = i + 1;

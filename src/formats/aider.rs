@@ -39,6 +39,17 @@ pub fn read(bytes: &[u8], _shape: &Shape) -> ReadOutput {
     };
     let mut open_output = false;
     for (i, &line) in lines.iter().enumerate() {
+        // (A byte order mark opening the file is read as spaces: the first line starts after
+        // them.)
+        let line = if i == 0 {
+            let lead = bytes[line.start..line.end]
+                .iter()
+                .take_while(|&&b| b == b' ')
+                .count();
+            Span::new(line.start + lead, line.end)
+        } else {
+            line
+        };
         let raw = &bytes[line.start..line.end];
         if i == 0 && is_mode_line(raw) {
             continue;

@@ -339,6 +339,13 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
             if matches!(v.kind, Kind::Object(_)) {
                 seen += 1;
                 if let Some(f) = classify_line(&d, &v) {
+                    // A stream's opening header decides (`system`/`init`, which Claude Code's
+                    // and Cursor's streams each write their own way): the messages after it
+                    // may fit either.
+                    let header = d.is(&v, "type", "system") && d.is(&v, "subtype", "init");
+                    if seen == 1 && header {
+                        return Some(f);
+                    }
                     match votes.iter_mut().find(|(g, _)| *g == f) {
                         Some((_, n)) => *n += 1,
                         None => votes.push((f, 1)),

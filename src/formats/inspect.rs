@@ -238,7 +238,15 @@ fn read_capped(
     limit: usize,
     buf: &mut Vec<u8>,
 ) -> std::io::Result<bool> {
-    buf.reserve(usize::try_from(declared).unwrap_or(limit).min(limit));
+    // (The declared size is trusted up to `FIRST_RESERVE`: a header that lies large must not
+    // allocate the limit for a few bytes.)
+    const FIRST_RESERVE: usize = 16 << 20;
+    buf.reserve(
+        usize::try_from(declared)
+            .unwrap_or(limit)
+            .min(limit)
+            .min(FIRST_RESERVE),
+    );
     let mut chunk = vec![0u8; 64 << 10];
     loop {
         let n = match r.read(&mut chunk) {

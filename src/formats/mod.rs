@@ -334,12 +334,16 @@ pub fn value_run_up_to(
     // or a line that is a value's start cut only by the line's end (`{ "source": "agent",`,
     // as Python's `json.dumps(indent=…)` variants write), with more after it. A line broken
     // before its end is not parsed on into the lines after it, nor is a last line cut off.
-    let opener = matches!(line.trim_ascii(), b"{" | b"[")
-        || bytes[content_end..]
+    // (Such a line whose value then fails is one broken line, as any other: what follows it
+    // is read from the next line on.)
+    let lone = matches!(line.trim_ascii(), b"{" | b"[");
+    let cut = !lone
+        && bytes[content_end..]
             .iter()
             .any(|b| !b.is_ascii_whitespace())
-            && json::parse_first(&bytes[..content_end], start)
-                .is_err_and(|e| e.offset >= start + line.trim_ascii_end().len());
+        && json::parse_first(&bytes[..content_end], start)
+            .is_err_and(|e| e.offset >= start + line.trim_ascii_end().len());
+    let opener = lone || cut;
     let mut values = Vec::new();
     let mut at = start;
     // The end of the line `at` is on, found again only once a value crosses it: a thousand
@@ -352,7 +356,7 @@ pub fn value_run_up_to(
         let v = match json::parse_first(&bytes[..end], at) {
             Ok(v) => v,
             // (Values on one line: those before a broken one are kept.)
-            Err(error) if opener || !values.is_empty() => {
+            Err(error) if lone || !values.is_empty() => {
                 return Some(ValueRun {
                     values,
                     next: next_value(bytes, at, opener),
