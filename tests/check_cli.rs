@@ -2439,3 +2439,27 @@ fn a_missing_settings_file_names_what_asked_for_it() {
     let r = run(&["check", "session.jsonl"]);
     assert!(r.stderr.contains("(`baseline` in "), "{}", r.stderr);
 }
+
+/// trajlint.toml's `exclude` holds for `annotate`'s walks too, and a walk it empties says so
+/// there as in `check`.
+#[test]
+fn annotate_walks_past_what_the_configuration_excludes() {
+    let dir = scratch("annotate-exclude");
+    copy_fixture(&dir, "session.jsonl", "runs/a.jsonl");
+    copy_fixture(&dir, "session.jsonl", "scratch/b.jsonl");
+    std::fs::write(dir.join("trajlint.toml"), "exclude = [\"scratch\"]\n").unwrap();
+    let r = trajlint(&["annotate", "."], &dir, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("runs/a.jsonl"), "{}", r.stdout);
+    assert!(!r.stdout.contains("scratch/b.jsonl"), "{}", r.stdout);
+    let r = trajlint(&["annotate", "scratch"], &dir, None);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("excluded by `exclude` in "),
+        "{}",
+        r.stderr
+    );
+    // A file named on the command line is read whatever excludes it.
+    let r = trajlint(&["annotate", "scratch/b.jsonl"], &dir, None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}

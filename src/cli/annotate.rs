@@ -30,10 +30,10 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     };
     let mut inputs = collect_inputs(&input.paths);
     let named = Named::new(&input.paths);
-    drop_excluded(&mut inputs, &named, &config, &cwd);
+    let excluded_by = drop_excluded(&mut inputs, &named, &config, &cwd).unwrap_or_default();
     let mut failed = false;
     if inputs.is_empty() {
-        eprintln!("error: {}", no_log_found(&input.paths));
+        eprintln!("error: {}{excluded_by}", no_log_found(&input.paths));
         return ExitCode::from(2);
     }
     let stdout = std::io::stdout();
@@ -99,7 +99,7 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
         _ => {}
     }
     if logs == 0 && !failed {
-        eprintln!("error: {}", no_log_found(&input.paths));
+        eprintln!("error: {}{excluded_by}", no_log_found(&input.paths));
         failed = true;
     }
     if failed {

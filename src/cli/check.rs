@@ -343,16 +343,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     // (By file: the one input a file named twice makes may be the one a walk met, and a
     // named hard link or standard input may be the file a walk met.)
     let named = Named::new(&args.input.paths);
-    let excluded = super::drop_excluded(&mut inputs, &named, &config, &cwd);
-    // (Said when nothing is left to check: a gate whose config excludes all it is given.)
-    let excluded_by = config.file.as_ref().filter(|_| excluded > 0).map(|f| {
-        format!(
-            "; {excluded} file{} found {} excluded by `exclude` in {}",
-            if excluded == 1 { "" } else { "s" },
-            if excluded == 1 { "is" } else { "are" },
-            f.display()
-        )
-    });
+    let excluded_by = super::drop_excluded(&mut inputs, &named, &config, &cwd);
 
     if let Err(why) = keep_inputs_safe(args, config.baseline.as_deref(), &mut inputs) {
         return usage_error(why);

@@ -108,8 +108,14 @@ pub fn working_dir() -> Result<PathBuf, String> {
 }
 
 /// Drops the inputs a walk met that the configuration excludes (named ones stay, as in ruff);
-/// returns how many files it dropped.
-pub fn drop_excluded(inputs: &mut Vec<Input>, named: &Named, config: &Config, cwd: &Path) -> usize {
+/// returns what to add to "no log found" when it dropped some ("; 3 files found are excluded
+/// by `exclude` in …"): a run whose configuration excludes all it is given says so.
+pub fn drop_excluded(
+    inputs: &mut Vec<Input>,
+    named: &Named,
+    config: &Config,
+    cwd: &Path,
+) -> Option<String> {
     let mut excluded = 0usize;
     inputs.retain_mut(|i| match i {
         Input::Path(p) if !named.contains(p) => {
@@ -126,7 +132,14 @@ pub fn drop_excluded(inputs: &mut Vec<Input>, named: &Named, config: &Config, cw
         }
         _ => true,
     });
-    excluded
+    config.file.as_ref().filter(|_| excluded > 0).map(|f| {
+        format!(
+            "; {excluded} file{} found {} excluded by `exclude` in {}",
+            if excluded == 1 { "" } else { "s" },
+            if excluded == 1 { "is" } else { "are" },
+            f.display()
+        )
+    })
 }
 
 /// `--input-format`'s values: the formats' names (`--help` lists them).
