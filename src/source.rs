@@ -60,7 +60,6 @@ const MARK: usize = 1 << 8;
 /// UTF-8's byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// Characters in `bytes` as `String::from_utf8_lossy` makes them (an invalid sequence is one).
 /// 1-based line and column (in characters) of a byte offset in a text held whole (a
 /// configuration or lexicon file; a log's positions go through `SourceFile::line_col`).
 pub fn text_line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -76,6 +75,7 @@ pub fn text_line_col(text: &str, offset: usize) -> (usize, usize) {
     )
 }
 
+/// Characters in `bytes` as `String::from_utf8_lossy` makes them (an invalid sequence is one).
 fn char_count(bytes: &[u8]) -> usize {
     bytes
         .utf8_chunks()

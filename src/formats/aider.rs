@@ -241,32 +241,13 @@ impl Reader<'_> {
         b.lines.push((line, prefix));
     }
 
-    /// The text of `[start, end)` with trailing white space left out, or None when empty.
-    fn text(&mut self, start: usize, end: usize) -> Vec<Text> {
+    /// The text of `[start, end)` with trailing white space left out (none when empty).
+    fn text(&self, start: usize, end: usize) -> Vec<Text> {
         let mut end = end;
         while end > start && self.bytes[end - 1].is_ascii_whitespace() {
             end -= 1;
         }
-        let mut out = Vec::new();
-        if end <= start {
-            return out;
-        }
-        let raw = &self.bytes[start..end];
-        match std::str::from_utf8(raw) {
-            Ok(s) => out.push(Text::plain(s.to_owned(), start)),
-            // (The reader of every format says where the file stops being UTF-8.)
-            Err(_) => {
-                let mut at = start;
-                for chunk in raw.utf8_chunks() {
-                    let v = chunk.valid();
-                    if !v.trim().is_empty() {
-                        out.push(Text::plain(v.to_owned(), at));
-                    }
-                    at += v.len() + chunk.invalid().len();
-                }
-            }
-        }
-        out
+        super::text::plain(self.bytes, start, end.max(start))
     }
 
     fn flush(&mut self) {

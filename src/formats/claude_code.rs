@@ -183,7 +183,7 @@ fn read_session(
         let mut first_turn = None;
         match ty.as_str() {
             "assistant" => {
-                let Some(msg) = message_of(&d, rec, &ty, span, out) else {
+                let Some(msg) = super::required_object(&d, rec, "message", &ty, span, out) else {
                     continue;
                 };
                 let id = d.get_str(msg, "id");
@@ -240,7 +240,7 @@ fn read_session(
             }
             "user" => {
                 open = None;
-                let Some(msg) = message_of(&d, rec, &ty, span, out) else {
+                let Some(msg) = super::required_object(&d, rec, "message", &ty, span, out) else {
                     continue;
                 };
                 // (A harness message between the boundary and the summary, another agent's say,
@@ -419,10 +419,6 @@ fn read_session(
         }
     }
     (!traj.turns.is_empty()).then_some(traj)
-}
-
-fn is_object(v: &Value) -> bool {
-    matches!(v.kind, Kind::Object(_))
 }
 
 /// The exit code a failed Bash result starts with (`Exit code 128\nfatal: …`), and where what
@@ -860,29 +856,6 @@ fn active_branch(
         );
     }
     order
-}
-
-/// A user or assistant record's message; one of any other shape is a record lost, said where
-/// it lies (the turn it held is missing from what the rules judge).
-fn message_of<'v>(
-    d: &Doc,
-    rec: &'v Value,
-    ty: &str,
-    span: Span,
-    out: &mut ReadOutput,
-) -> Option<&'v Value> {
-    let msg = d.get(rec, "message");
-    if let Some(m) = msg.filter(|m| is_object(m)) {
-        return Some(m);
-    }
-    let found = msg.map_or("missing".into(), |m| {
-        format!("a JSON {}, not an object", super::kind_name(m))
-    });
-    out.error(
-        span,
-        format!("skipped a record of type `{ty}` whose `message` is {found}"),
-    );
-    None
 }
 
 /// A hook's report on a call (`hook_blocking_error`, `hook_additional_context` of a

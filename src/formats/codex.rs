@@ -15,7 +15,7 @@
 //!
 //! The event stream of `codex exec --json` is read by `super::codex_exec`.
 
-use super::{jsonl_objects, kind_name, push_content, ReadOutput, Shape};
+use super::{jsonl_objects, push_content, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
@@ -170,22 +170,14 @@ struct Reader<'a> {
 impl Reader<'_> {
     fn record(&mut self, span: Span, rec: &Value, out: &mut ReadOutput) {
         let d = self.d;
+        // A record of a kind that carries its content in `payload` must hold one.
         let envelope = d
             .get_str(rec, "type")
             .filter(|t| matches!(t.as_str(), "response_item" | "event_msg" | "compacted"));
-        if let Some(ty) = envelope.filter(|_| {
-            !d.get(rec, "payload")
-                .is_some_and(|p| matches!(p.kind, Kind::Object(_)))
-        }) {
-            // A record of a kind that carries its content in `payload`, with none to read.
-            let found = d.get(rec, "payload").map_or("missing".into(), |p| {
-                format!("a JSON {}, not an object", kind_name(p))
-            });
-            out.error(
-                span,
-                format!("skipped a record of type `{ty}` whose `payload` is {found}"),
-            );
-            return;
+        if let Some(ty) = envelope {
+            if super::required_object(&d, rec, "payload", &ty, span, out).is_none() {
+                return;
+            }
         }
         if let Some(payload) = d.get(rec, "payload") {
             let ty = d.get_str(rec, "type").unwrap_or_default();

@@ -785,6 +785,8 @@ fn tool_event_turn(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::{self, Severity};
+    use std::io::Write;
 
     #[test]
     fn an_entry_is_read_under_its_limit_and_never_grows_past_it() {
@@ -813,8 +815,6 @@ mod tests {
         assert!(read_capped(&data[..], 9_000, 10_000, &mut buf).unwrap());
         assert_eq!(buf.capacity(), 9_000);
     }
-    use crate::formats::{self, Severity};
-    use std::io::Write;
 
     fn read_str(src: &str) -> ReadOutput {
         formats::read(src.as_bytes(), Some(Format::Inspect))

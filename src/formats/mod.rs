@@ -436,6 +436,30 @@ fn next_value(bytes: &[u8], at: usize, opener: bool) -> usize {
     bytes.len()
 }
 
+/// The object a record of type `ty` must hold under `key` (a Claude Code message, a Codex
+/// payload); one of any other shape, or none, is a record lost, said where it lies.
+pub fn required_object<'v>(
+    d: &Doc,
+    rec: &'v Value,
+    key: &str,
+    ty: &str,
+    span: Span,
+    out: &mut ReadOutput,
+) -> Option<&'v Value> {
+    let v = d.get(rec, key);
+    if let Some(o) = v.filter(|v| matches!(v.kind, json::Kind::Object(_))) {
+        return Some(o);
+    }
+    let found = v.map_or("missing".into(), |v| {
+        format!("a JSON {}, not an object", kind_name(v))
+    });
+    out.error(
+        span,
+        format!("skipped a record of type `{ty}` whose `{key}` is {found}"),
+    );
+    None
+}
+
 pub fn kind_name(v: &Value) -> &'static str {
     match v.kind {
         json::Kind::Null => "null",

@@ -219,7 +219,7 @@ fn trim_end(bytes: &[u8], start: usize, mut end: usize) -> usize {
 
 /// Verbatim text of `[start, end)`; invalid UTF-8 is left out (the valid pieces become
 /// separate texts; `formats::read` warns of it once, at its first byte).
-fn plain(bytes: &[u8], start: usize, end: usize) -> Vec<Text> {
+pub(super) fn plain(bytes: &[u8], start: usize, end: usize) -> Vec<Text> {
     let raw = &bytes[start..end];
     if raw.is_empty() {
         return Vec::new();
