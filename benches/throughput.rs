@@ -430,6 +430,15 @@ fn worst_cases(lex: &Lexicon) {
         }
         serde_json::to_vec(&ev).unwrap()
     };
+    // Lines each opening an array they leave open (`[1,`): each was parsed on into the lines
+    // after it, up to the nesting limit.
+    let left_open = |k: usize| {
+        let mut log = claude_code_chain(vec![
+            json!({"type": "user", "message": {"role": "user", "content": "Fix the parser."}}),
+        ]);
+        log.extend(b"\n[1,".repeat(k));
+        log
+    };
     // A printed big number: its digits are cut three at a time.
     let digits = |k: usize| {
         chat(vec![
@@ -438,7 +447,7 @@ fn worst_cases(lex: &Lexicon) {
             json!({"role": "tool", "tool_call_id": "c1", "content": "7".repeat(k)}),
         ])
     };
-    let cases: [(&str, &Generator<'_>, usize); 19] = [
+    let cases: [(&str, &Generator<'_>, usize); 20] = [
         // A model looping on one clause, with no full stop: the sentence is cut to length.
         (
             "'I'll check it,' with no full stop",
@@ -446,6 +455,7 @@ fn worst_cases(lex: &Lexicon) {
             2_000,
         ),
         ("a run of digits in one output", &digits, 250_000),
+        ("lines each opening an array left open", &left_open, 50_000),
         (
             "'those results' in one message",
             &long_message("Those results were wrong."),

@@ -44,6 +44,10 @@ pub struct JsonError {
     /// Byte offset into the input where the problem was found.
     pub offset: usize,
     pub message: String,
+    /// Where the arrays and objects still open at `offset` start, innermost first: a parse
+    /// from any of them fails here too (short of the nesting limit), and from any other value
+    /// that starts before `offset` ends before it.
+    pub unclosed: Vec<usize>,
 }
 
 impl std::fmt::Display for JsonError {
@@ -98,6 +102,7 @@ impl Parser<'_> {
         JsonError {
             offset: self.pos.min(self.b.len()),
             message: format!("{msg} (found {found})"),
+            unclosed: Vec::new(),
         }
     }
 
@@ -116,9 +121,13 @@ impl Parser<'_> {
             return Err(self.err(&format!("JSON nested deeper than {MAX_DEPTH} levels")));
         }
         let start = self.pos;
+        let unclosed = |mut e: JsonError| {
+            e.unclosed.push(start);
+            e
+        };
         let kind = match self.b.get(self.pos) {
-            Some(b'{') => self.object(depth)?,
-            Some(b'[') => self.array(depth)?,
+            Some(b'{') => self.object(depth).map_err(unclosed)?,
+            Some(b'[') => self.array(depth).map_err(unclosed)?,
             Some(b'"') => {
                 let (content, escaped) = self.string()?;
                 Kind::Str { content, escaped }
@@ -388,6 +397,19 @@ impl<'a> Doc<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An error names the arrays and objects it leaves open, innermost first, not those closed
+    /// before it; past the nesting limit, each level.
+    #[test]
+    fn errors_name_the_values_left_open() {
+        let e = parse_all(br#"{"a": [1, {"b": 2}, [3 x"#).unwrap_err();
+        assert_eq!(e.offset, 23);
+        assert_eq!(e.unclosed, [20, 6, 0]);
+        let e = parse_all(&[b'['; 300]).unwrap_err();
+        assert_eq!(e.offset, MAX_DEPTH + 1);
+        assert_eq!(e.unclosed, (0..=MAX_DEPTH).rev().collect::<Vec<_>>());
+        assert!(parse_all(b"[1, 2").unwrap_err().unclosed == [0]);
+    }
 
     #[test]
     fn spans_cover_values_exactly() {

@@ -50,7 +50,7 @@ pub fn shape(bytes: &[u8]) -> Shape {
             // (Past a broken value, two more must parse: a cut-off first event file, not a
             // document with text after it.)
             let stream = || {
-                let Some(run) = super::value_run_up_to(bytes, first, line_end, 2) else {
+                let Some(run) = super::ValueRuns::default().read(bytes, first, line_end, 2) else {
                     return false;
                 };
                 let next = run.next.min(bytes.len());
@@ -78,6 +78,7 @@ pub fn shape(bytes: &[u8]) -> Shape {
 /// of values, up to the first that does not.
 fn values_from(bytes: &[u8], mut at: usize, max: usize) -> usize {
     let mut n = 0;
+    let mut runs = super::ValueRuns::default();
     while n < max && at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
         let blank = bytes[at..end].trim_ascii().is_empty();
@@ -86,7 +87,7 @@ fn values_from(bytes: &[u8], mut at: usize, max: usize) -> usize {
             at = end + 1;
             continue;
         }
-        match super::value_run_up_to(bytes, at, end, max - n) {
+        match runs.read(bytes, at, end, max - n) {
             Some(run) if run.broken.is_none() => {
                 n += run.values.len();
                 at = run.next;
@@ -328,11 +329,13 @@ fn classify_lines(bytes: &[u8]) -> Option<Format> {
     // name wins, so that one stray record of another format (a line pasted at the top) does
     // not make the rest go unread. (A tie goes to the first met.)
     let mut votes: Vec<(Format, usize)> = Vec::new();
+    let mut runs = super::ValueRuns::default();
     while start < bytes.len() && seen < 20 {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let (values, next) = match json::parse(bytes, start, end) {
             Ok(v) => (vec![v], end + 1),
-            Err(_) => super::value_run_up_to(bytes, start, end, 20 - seen)
+            Err(_) => runs
+                .read(bytes, start, end, 20 - seen)
                 .map_or((Vec::new(), end + 1), |r| (r.values, r.next)),
         };
         for v in values {

@@ -198,6 +198,7 @@ fn scan_jsonl(
     mut sink: impl FnMut(Record, &mut ReadOutput),
 ) {
     let mut start = 0;
+    let mut runs = ValueRuns::default();
     while start < bytes.len() {
         let nl = memchr::memchr(b'\n', &bytes[start..]).map(|i| start + i);
         let end = nl.unwrap_or(bytes.len());
@@ -218,7 +219,7 @@ fn scan_jsonl(
                     == Some(&b'{')
             };
             let one = json::parse(bytes, start, content_end);
-            let run = || value_run(bytes, start, content_end);
+            let mut run = || runs.read(bytes, start, content_end, usize::MAX);
             if let Some(run) = one.as_ref().err().and_then(|_| run()) {
                 for v in run.values {
                     if matches!(v.kind, json::Kind::Object(_)) {
@@ -308,103 +309,126 @@ pub struct Broken {
     pub error: json::JsonError,
 }
 
-/// JSON values written one after another rather than one per line, from the line
-/// `bytes[start..content_end]` on: pretty-printed ones (`jq .` output: a line holding only `{`
-/// or `[` opens one, which no JSON Lines record does) or several on one line (event files joined
-/// with `cat`, each written without a final line break). None when the line is not such a run:
-/// it does not open a value, or (not a line of its own opening one) its first value does not
-/// parse or is followed by other text: a broken line. (Asked of a line that is not one value.)
-pub fn value_run(bytes: &[u8], start: usize, content_end: usize) -> Option<ValueRun> {
-    value_run_up_to(bytes, start, content_end, usize::MAX)
+/// JSON values written one after another rather than one per line, read line after line. A
+/// reader remembers where the values left open by the last value that failed past its line
+/// start, and does not parse a line opening one of them into the lines after it again: it would
+/// fail at the same place (a megabyte of `[1,` lines, each read again to the nesting limit,
+/// took seconds). A line opening a value that closed inside the failed one is read as any other.
+#[derive(Default)]
+pub struct ValueRuns {
+    /// Ascending.
+    unclosed: Vec<usize>,
 }
 
-/// As `value_run`, stopping after `max` values (what follows them is then not looked at, and the
-/// position returned is the end of the input): enough to tell a format by.
-pub fn value_run_up_to(
-    bytes: &[u8],
-    start: usize,
-    content_end: usize,
-    max: usize,
-) -> Option<ValueRun> {
-    let line = &bytes[start..content_end];
-    if !matches!(line.trim_ascii_start().first(), Some(b'{' | b'[')) {
-        return None;
-    }
-    // A value may run past its line when its line opens it and no more: a lone `{` (`jq .`),
-    // or a line that is a value's start cut only by the line's end (`{ "source": "agent",`,
-    // as Python's `json.dumps(indent=…)` variants write), with more after it. A line broken
-    // before its end is not parsed on into the lines after it, nor is a last line cut off.
-    // (Such a line whose value then fails is one broken line, as any other: what follows it
-    // is read from the next line on.)
-    let lone = matches!(line.trim_ascii(), b"{" | b"[");
-    let cut = !lone
-        && bytes[content_end..]
-            .iter()
-            .any(|b| !b.is_ascii_whitespace())
-        && json::parse_first(&bytes[..content_end], start)
-            .is_err_and(|e| e.offset >= start + line.trim_ascii_end().len());
-    let opener = lone || cut;
-    let mut values = Vec::new();
-    let mut at = start;
-    // The end of the line `at` is on, found again only once a value crosses it: a thousand
-    // values on one line must not each scan to its end.
-    let mut line_end = start;
-    loop {
-        // (Only a value opened by a line of its own may run past its line: a broken line is
-        // not parsed on into the lines after it.)
-        let end = if opener { bytes.len() } else { content_end };
-        let v = match json::parse_first(&bytes[..end], at) {
-            Ok(v) => v,
-            // (Values on one line: those before a broken one are kept.)
-            Err(error) if lone || !values.is_empty() => {
+impl ValueRuns {
+    /// JSON values written one after another, from the line `bytes[start..content_end]` on:
+    /// pretty-printed ones (`jq .` output: a line holding only `{` or `[` opens one, which no
+    /// JSON Lines record does) or several on one line (event files joined with `cat`, each
+    /// written without a final line break); at most `max` (what follows them is then not
+    /// looked at, and the position returned is the end of the input: enough to tell a format
+    /// by). None when the line is not such a run: it does not open a value, or (not a line of
+    /// its own opening one) its first value does not parse or is followed by other text: a
+    /// broken line. (Asked of a line that is not one value.)
+    pub fn read(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        content_end: usize,
+        max: usize,
+    ) -> Option<ValueRun> {
+        let line = &bytes[start..content_end];
+        if !matches!(line.trim_ascii_start().first(), Some(b'{' | b'[')) {
+            return None;
+        }
+        // A value may run past its line when its line opens it and no more: a lone `{` (`jq
+        // .`), or a line that is a value's start cut only by the line's end (`{ "source":
+        // "agent",`, as Python's `json.dumps(indent=…)` variants write), with more after it. A
+        // line broken before its end is not parsed on into the lines after it, nor is a last
+        // line cut off, nor a line opening a value left open by one that failed so. (Such a line whose value
+        // then fails is one broken line, as any other: what follows it is read from the next
+        // line on.)
+        let opens_at = content_end - line.trim_ascii_start().len();
+        let failed = self.unclosed.binary_search(&opens_at).is_ok();
+        let lone = !failed && matches!(line.trim_ascii(), b"{" | b"[");
+        let cut = !lone
+            && !failed
+            && bytes[content_end..]
+                .iter()
+                .any(|b| !b.is_ascii_whitespace())
+            && json::parse_first(&bytes[..content_end], start)
+                .is_err_and(|e| e.offset >= start + line.trim_ascii_end().len());
+        let opener = lone || cut;
+        let mut values = Vec::new();
+        let mut at = start;
+        // The end of the line `at` is on, found again only once a value crosses it: a thousand
+        // values on one line must not each scan to its end.
+        let mut line_end = start;
+        loop {
+            // (Only a value opened by a line of its own may run past its line: a broken line
+            // is not parsed on into the lines after it.)
+            let end = if opener { bytes.len() } else { content_end };
+            let v = match json::parse_first(&bytes[..end], at) {
+                Ok(v) => v,
+                Err(error) => {
+                    if opener {
+                        self.unclosed.retain(|&p| p > at);
+                        self.unclosed.extend(&error.unclosed);
+                        self.unclosed.sort_unstable();
+                    }
+                    // (Values on one line: those before a broken one are kept.)
+                    if !lone && values.is_empty() {
+                        return None;
+                    }
+                    return Some(ValueRun {
+                        values,
+                        next: next_value(bytes, at, opener),
+                        broken: Some(Broken { start: at, error }),
+                    });
+                }
+            };
+            at = v.span.end;
+            values.push(v);
+            if values.len() >= max {
                 return Some(ValueRun {
                     values,
-                    next: next_value(bytes, at, opener),
-                    broken: Some(Broken { start: at, error }),
-                })
-            }
-            Err(_) => return None,
-        };
-        at = v.span.end;
-        values.push(v);
-        if values.len() >= max {
-            return Some(ValueRun {
-                values,
-                next: bytes.len(),
-                broken: None,
-            });
-        }
-        // What follows on the value's last line: nothing, or the next value.
-        if line_end < at {
-            line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
-        }
-        match bytes[at..line_end]
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-        {
-            None => {
-                return (values.len() > 1 || opener).then_some(ValueRun {
-                    values,
-                    next: line_end + 1,
+                    next: bytes.len(),
                     broken: None,
-                })
+                });
             }
-            Some(k) if matches!(bytes[at + k], b'{' | b'[') => at += k,
-            // (Text after a value opened by a line of its own: the values before it are kept.)
-            Some(k) if opener => {
-                return Some(ValueRun {
-                    values,
-                    next: next_value(bytes, at + k, true),
-                    broken: Some(Broken {
-                        start: at + k,
-                        error: json::JsonError {
-                            offset: at + k,
-                            message: "text after a value".into(),
-                        },
-                    }),
-                })
+            // What follows on the value's last line: nothing, or the next value.
+            if line_end < at {
+                line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i);
             }
-            Some(_) => return None,
+            match bytes[at..line_end]
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+            {
+                None => {
+                    return (values.len() > 1 || opener).then_some(ValueRun {
+                        values,
+                        next: line_end + 1,
+                        broken: None,
+                    })
+                }
+                Some(k) if matches!(bytes[at + k], b'{' | b'[') => at += k,
+                // (Text after a value opened by a line of its own: the values before it are
+                // kept.)
+                Some(k) if opener => {
+                    return Some(ValueRun {
+                        values,
+                        next: next_value(bytes, at + k, true),
+                        broken: Some(Broken {
+                            start: at + k,
+                            error: json::JsonError {
+                                offset: at + k,
+                                message: "text after a value".into(),
+                                unclosed: Vec::new(),
+                            },
+                        }),
+                    })
+                }
+                Some(_) => return None,
+            }
         }
     }
 }
@@ -667,7 +691,7 @@ fn document_cut_off<'s>(bytes: &[u8], shape: &'s Shape) -> Option<&'s json::Json
     }
 }
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The bytes with every byte order mark that opens a line read as three spaces, or `None`
 /// when no line opens with one (the file is read as it is, without a copy), or when the bytes
@@ -986,6 +1010,42 @@ mod tests {
         let turns = &out.trajectories[0].turns;
         assert_eq!(turns[0].span.start, 0);
         assert!(turns.iter().any(|t| t.span.start >= last), "{turns:?}");
+    }
+
+    /// A stray `[` line left open before pretty-printed values costs only itself: the values
+    /// that closed inside it are read. Lines each opening an array left open (`[1,`) are each
+    /// one broken line, however many, and the values after them are read.
+    #[test]
+    fn values_left_open_cost_their_lines_and_no_more() {
+        let pretty = pretty_events();
+        let src = format!("[\n{}\n", pretty.join("\n"));
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::Openhands), "{:?}", out.issues);
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert_eq!(out.issues[0].span.start, 0);
+        assert_eq!(out.trajectories[0].turns.len(), 3);
+
+        // Past the nesting limit twice over, then pretty-printed values.
+        let k = 2 * json::MAX_DEPTH + 100;
+        let src = format!(
+            "{}\n{}{}\n{}\n",
+            EVENTS[0],
+            "[1,\n".repeat(k),
+            pretty[1],
+            pretty[2]
+        );
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::Openhands), "{:?}", out.issues);
+        let lines: Vec<usize> = out
+            .issues
+            .iter()
+            .map(|i| src[..i.span.start].matches('\n').count() + 1)
+            .collect();
+        assert_eq!(lines, (2..k + 2).collect::<Vec<_>>());
+        assert!(out.issues.iter().all(|i| i.severity == Severity::Error));
+        let turns = &out.trajectories[0].turns;
+        assert_eq!(turns.len(), 3);
+        assert_eq!(&src[turns[2].span.start..turns[2].span.end], pretty[2]);
     }
 
     /// A line holding a value and then something that is not one stays a broken line.
