@@ -22,14 +22,24 @@ use crate::source::Span;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
-/// A decompressed sample entry is read up to this size; larger ones are reported and skipped.
-const MAX_ENTRY: u64 = 1 << 30;
+/// How much decompressing an archive may cost: an entry is read up to `entry` bytes, and all
+/// of an archive's entries together up to `archive`; past either, an entry is reported and
+/// skipped. (Deflate shrinks JSON about tenfold; a ZIP bomb a thousandfold.)
+struct Limits {
+    entry: u64,
+    archive: u64,
+}
+
+const LIMITS: Limits = Limits {
+    entry: 1 << 30,
+    archive: 4 << 30,
+};
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Inspect);
     let mut cx = Cx::default();
     match shape {
-        Shape::Zip => read_eval(bytes, &mut cx, &mut out),
+        Shape::Zip => read_eval(bytes, &LIMITS, &mut cx, &mut out),
         _ => {
             if let Some(doc) = expect_document(shape, &mut out) {
                 read_json(bytes, doc, &mut cx, &mut out);
@@ -102,7 +112,7 @@ struct Entry {
     compressed: usize,
 }
 
-fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
+fn read_eval(bytes: &[u8], limits: &Limits, cx: &mut Cx, out: &mut ReadOutput) {
     let head = Span::new(0, bytes.len().min(4));
     let mut zip = match zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
         Ok(z) => z,
@@ -119,6 +129,7 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
         }
     };
     let mut samples = 0usize;
+    let mut decompressed = 0u64;
     for i in 0..zip.len() {
         let entry = match zip.by_index_raw(i) {
             Ok(f) => Entry {
@@ -148,7 +159,7 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
         if entry.stored && !entry.encrypted {
             // The entry's bytes are the JSON itself: parse it in place, offsets are exact.
             let d = Doc::new(bytes);
-            match json::parse(bytes, span.start, span.end) {
+            match json::parse(bytes, after_mark(bytes, span.start), span.end) {
                 Ok(v) => {
                     if let Some(t) = read_sample(&d, &v, cx, out) {
                         out.trajectories.push(t);
@@ -160,15 +171,24 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
         }
         out.compressed.push(span);
         let mut buf = Vec::new();
+        let limit = limits
+            .entry
+            .min(limits.archive.saturating_sub(decompressed));
         let read = match zip.by_index(i) {
             // (A size declared past the limit is not decompressed to find out.)
-            Ok(f) if f.size() >= MAX_ENTRY => Ok(false),
+            Ok(f) if f.size() >= limit => Ok(false),
             Ok(f) => {
                 let declared = f.size();
-                read_capped(f, declared, MAX_ENTRY as usize, &mut buf)
+                read_capped(
+                    f,
+                    declared,
+                    usize::try_from(limit).unwrap_or(usize::MAX),
+                    &mut buf,
+                )
             }
             Err(e) => Err(std::io::Error::other(e)),
         };
+        decompressed += buf.len() as u64;
         let whole = match read {
             Ok(whole) => whole,
             Err(e) => {
@@ -180,16 +200,21 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
             }
         };
         if !whole {
-            out.error(
-                span,
+            let message = if limit < limits.entry {
+                format!(
+                    "{}: not read: the archive's entries before it decompressed to {} bytes, and at most {} are read from one archive",
+                    entry.name, decompressed - buf.len() as u64, limits.archive
+                )
+            } else {
                 format!(
                     "{}: larger than {} bytes decompressed; not read",
-                    entry.name, MAX_ENTRY
-                ),
-            );
+                    entry.name, limits.entry
+                )
+            };
+            out.error(span, message);
             continue;
         }
-        let v = match json::parse_all(&buf) {
+        let v = match json::parse(&buf, after_mark(&buf, 0), buf.len()) {
             Ok(v) => v,
             Err(e) => {
                 out.error(
@@ -226,6 +251,17 @@ fn read_eval(bytes: &[u8], cx: &mut Cx, out: &mut ReadOutput) {
     if samples == 0 {
         out.note(head, "this .eval log holds no samples (only its header)");
     }
+}
+
+/// Where an entry's JSON starts: past a byte order mark, which is no content here as at a
+/// file's start.
+fn after_mark(bytes: &[u8], start: usize) -> usize {
+    start
+        + if bytes[start..].starts_with(super::BOM) {
+            super::BOM.len()
+        } else {
+            0
+        }
 }
 
 /// Decompresses an entry into `buf` while it stays under `limit` bytes; false when it does not
@@ -1079,6 +1115,61 @@ mod tests {
             out.trajectories[0].turns[0].segments[0].text.text,
             "say \"hi\""
         );
+    }
+
+    /// A byte order mark opening an entry is no content, stored or deflated; a stored entry's
+    /// offsets stay exact.
+    #[test]
+    fn entries_opening_with_a_byte_order_mark_are_read() {
+        let marked = format!("\u{FEFF}{SAMPLE}");
+        let bytes = zip_of(&[
+            ("samples/a_epoch_1.json", &marked, false),
+            ("samples/b_epoch_1.json", &marked, true),
+        ]);
+        let out = formats::read(&bytes, None);
+        assert_eq!(out.trajectories.len(), 2, "{:?}", out.issues);
+        assert!(
+            out.issues.iter().all(|i| i.severity == Severity::Note),
+            "{:?}",
+            out.issues
+        );
+        let seg = &out.trajectories[0].turns[0].segments[0].text;
+        assert_eq!(raw(&bytes, seg.raw_span(0, 3)), b"say");
+    }
+
+    /// Entries past what one archive may decompress in all are reported and skipped, each
+    /// naming the archive's limit; those before are read.
+    #[test]
+    fn an_archive_decompresses_at_most_its_limit() {
+        let bytes = zip_of(&[
+            ("header.json", r#"{"version": 2}"#, true),
+            ("samples/a_epoch_1.json", SAMPLE, true),
+            ("samples/b_epoch_1.json", SAMPLE, true),
+            ("samples/c_epoch_1.json", SAMPLE, true),
+        ]);
+        let limits = Limits {
+            entry: 1 << 20,
+            archive: 2 * SAMPLE.len() as u64 + 1,
+        };
+        let mut out = ReadOutput::new(Format::Inspect);
+        read_eval(&bytes, &limits, &mut Cx::default(), &mut out);
+        assert_eq!(out.trajectories.len(), 2, "{:?}", out.issues);
+        let errors: Vec<_> = out
+            .issues
+            .iter()
+            .filter(|i| i.severity == Severity::Error)
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0]
+            .message
+            .starts_with("samples/c_epoch_1.json: not read"));
+        assert!(errors[0]
+            .message
+            .contains(&format!("decompressed to {} bytes", 2 * SAMPLE.len())));
+        // Under a larger limit, the same archive is read whole.
+        let mut out = ReadOutput::new(Format::Inspect);
+        read_eval(&bytes, &LIMITS, &mut Cx::default(), &mut out);
+        assert_eq!(out.trajectories.len(), 3);
     }
 
     #[test]
