@@ -1123,6 +1123,52 @@ fn rule_docs_are_printed_by_name_or_code() {
         assert!(by_name.stdout.contains(section), "{section}");
     }
     assert_eq!(trajlint(&["rule", "no-such-rule"], &root(), None).code, 2);
+    // A misspelt name or code is met with the one meant; a prefix shows each rule under it.
+    let typo = trajlint(&["rule", "unreadable-recrod"], &root(), None);
+    assert_eq!(typo.code, 2);
+    assert!(
+        typo.stderr.contains("did you mean `unreadable-record`?"),
+        "{}",
+        typo.stderr
+    );
+    let short = trajlint(&["rule", "OB01"], &root(), None);
+    assert!(
+        short.stderr.contains("did you mean `OB001`?"),
+        "{}",
+        short.stderr
+    );
+    let far = trajlint(&["rule", "xyz"], &root(), None);
+    assert!(!far.stderr.contains("did you mean"), "{}", far.stderr);
+    let select = trajlint(
+        &["check", "--select", "dangling-comitment", "."],
+        &root(),
+        None,
+    );
+    assert_eq!(select.code, 2);
+    assert!(
+        select
+            .stderr
+            .contains("did you mean `dangling-commitment`?"),
+        "{}",
+        select.stderr
+    );
+    let family = trajlint(&["rule", "nr"], &root(), None);
+    assert_eq!(family.code, 0);
+    let headings: Vec<&str> = family
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("# "))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "# unacknowledged-null-result (NR001)",
+            "# repeated-null-query (NR002)"
+        ]
+    );
+    let family: serde_json::Value =
+        serde_json::from_str(&trajlint(&["rule", "NR", "--json"], &root(), None).stdout).unwrap();
+    assert_eq!(family.as_array().unwrap().len(), 2);
     let all = trajlint(&["rules"], &root(), None);
     assert_eq!(all.stdout.matches("## What it does").count(), 10);
     let list = trajlint(&["rules", "--list"], &root(), None);

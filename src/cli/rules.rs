@@ -6,10 +6,11 @@ use trajlint::lint::{subkind_phrase, Catalogue, Rule, SUBKINDS};
 
 #[derive(clap::Args)]
 pub struct RuleArgs {
-    /// A rule name (`dangling-commitment`) or code (`OB001`).
+    /// A rule name (`dangling-commitment`) or code (`OB001`); a code prefix (`NR`) shows each
+    /// rule under it.
     #[arg(value_name = "NAME|CODE")]
     pub rule: String,
-    /// Print the rule as JSON.
+    /// Print the rule as JSON (for a code prefix, an array of them).
     #[arg(long)]
     pub json: bool,
 }
@@ -76,17 +77,28 @@ fn print(text: &str) -> ExitCode {
 
 pub fn rule(args: &RuleArgs) -> ExitCode {
     let cat = Catalogue::builtin();
-    let Some(r) = cat.get(&args.rule) else {
+    if let Some(r) = cat.get(&args.rule) {
+        return if args.json {
+            print(&format!("{:#}\n", json(r)))
+        } else {
+            print(&markdown(r))
+        };
+    }
+    // A code prefix (as `--select` takes): each rule under it.
+    let Ok(hits) = cat.resolve(&args.rule) else {
         eprintln!(
-            "error: no rule named `{}`; `trajlint rules --list` lists them",
-            args.rule
+            "error: no rule named `{}`{}; `trajlint rules --list` lists them",
+            args.rule.trim(),
+            cat.did_you_mean(&args.rule)
         );
         return ExitCode::from(2);
     };
+    let rules = hits.iter().map(|&i| &cat.rules[i]);
     if args.json {
-        print(&format!("{:#}\n", json(r)))
+        let all: Vec<serde_json::Value> = rules.map(|r| json(r)).collect();
+        print(&format!("{:#}\n", serde_json::Value::Array(all)))
     } else {
-        print(&markdown(r))
+        print(&rules.map(|r| markdown(r)).collect::<Vec<_>>().join("\n"))
     }
 }
 

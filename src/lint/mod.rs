@@ -710,12 +710,26 @@ impl Catalogue {
         };
         if hits.is_empty() {
             Err(format!(
-                "unknown rule selector `{s}`: not ALL, a rule code or code prefix ({}), or a rule name (`trajlint rules --list`)",
+                "unknown rule selector `{s}`{}: not ALL, a rule code or code prefix ({}), or a rule name (`trajlint rules --list`)",
+                self.did_you_mean(s),
                 self.prefixes().join(", ")
             ))
         } else {
             Ok(hits)
         }
+    }
+
+    /// The rule name or code nearest a selector that names none (`unreadable-recrod`,
+    /// `OB01`), as " (did you mean `…`?)", or nothing when none is near.
+    pub fn did_you_mean(&self, selector: &str) -> String {
+        let s = selector.trim().to_ascii_lowercase();
+        self.rules
+            .iter()
+            .flat_map(|r| [r.name.as_str(), r.code.as_str()])
+            .map(|k| (strsim::jaro_winkler(&s, &k.to_ascii_lowercase()), k))
+            .filter(|&(score, _)| score >= 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or_else(String::new, |(_, k)| format!(" (did you mean `{k}`?)"))
     }
 
     /// The two-letter code families.
