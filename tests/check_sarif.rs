@@ -196,10 +196,23 @@ fn sarif_with_no_findings_and_with_unreadable_input_is_valid() {
     validate(&log);
     let inv = &log["runs"][0]["invocations"][0];
     assert_eq!(inv["executionSuccessful"], false);
+    let notes = inv["toolExecutionNotifications"].as_array().unwrap();
+    assert_eq!(notes.len(), 1);
+    // The notification says where: the file, and the place in it where reading failed.
+    let at = &notes[0]["locations"][0]["physicalLocation"];
     assert_eq!(
-        inv["toolExecutionNotifications"].as_array().unwrap().len(),
-        1
+        at["artifactLocation"]["uri"],
+        "corpus/fixtures/malformed/not-a-trajectory.md"
     );
+    assert_eq!(at["region"]["startLine"], 1);
+    // A missing input: the file alone, as named under the root.
+    let (code, log) = sarif_of(&["no-such-dir/run.jsonl"], &root());
+    assert_eq!(code, 2);
+    validate(&log);
+    let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    let at = &notes[0]["locations"][0]["physicalLocation"];
+    assert_eq!(at["artifactLocation"]["uri"], "no-such-dir/run.jsonl");
+    assert!(at.get("region").is_none(), "{at}");
 }
 
 /// A reader's warning about a log it read (a line of an unexpected shape skipped) reaches the

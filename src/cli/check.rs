@@ -20,7 +20,8 @@ use trajlint::lint::{
     check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
 };
 use trajlint::report::output::{
-    FileResult, Position, ReaderWarning, Renderer, RunSummary, Statistics, StatisticsForm,
+    FileResult, InputError, Position, ReaderWarning, Renderer, RunSummary, Statistics,
+    StatisticsForm,
 };
 use trajlint::report::{concise, full, github, json, junit, sarif};
 use trajlint::FileReport;
@@ -118,8 +119,8 @@ struct Outcome {
     chunk: Vec<u8>,
     findings: Vec<Finding>,
     baselined: Vec<String>,
-    /// Where (the file as named, with the line and column when known) and why it could not be read.
-    error: Option<(String, String)>,
+    /// Why it could not be read, and where.
+    error: Option<InputError>,
     /// The reader's warnings, for the formats that carry them.
     warnings: Vec<ReaderWarning>,
     /// Not a trajectory, found by walking a directory: skipped, not counted.
@@ -609,7 +610,7 @@ fn one_file(
             // (The reason alone: the formats name the file themselves.)
             let prefix = format!("{}: ", path.map_or("-".into(), |p| p.display().to_string()));
             let why = e.strip_prefix(&prefix).map_or(e.clone(), str::to_string);
-            return failed(plan, (name, key), String::new(), why, None);
+            return failed(plan, path, (name, key), String::new(), why, None);
         }
     };
     if let (None, Some(n)) = (path, &plan.stdin_name) {
@@ -701,7 +702,7 @@ fn one_file(
         let at = first_error
             .map(|i| report.source.place(i.span.start))
             .and_then(|(part, line, column)| part.is_none().then_some(Position { line, column }));
-        return failed(plan, (name, rel), diagnostics, why, at);
+        return failed(plan, path, (name, rel), diagnostics, why, at);
     }
 
     let display: Arc<str> = Arc::from(name.as_str());
@@ -755,6 +756,7 @@ fn one_file(
 
 fn failed(
     plan: &Plan<'_>,
+    path: Option<&Path>,
     (name, key): (String, String),
     mut diagnostics: String,
     why: String,
@@ -763,7 +765,7 @@ fn failed(
     if diagnostics.is_empty() {
         diagnostics = format!("{name}: error: {why}\n");
     }
-    let uri = uri_of(None, &name, &plan.cwd);
+    let uri = uri_of(path, &name, &plan.cwd);
     let chunk = plan.renderer.file(&FileResult {
         name: &name,
         uri: &uri,
@@ -773,17 +775,13 @@ fn failed(
         error_at: at,
         parts: &[],
     });
-    let place = match at {
-        Some(p) => format!("{name}:{}:{}", p.line, p.column),
-        None => name.clone(),
-    };
     Outcome {
         key,
         diagnostics,
         chunk,
         findings: Vec::new(),
         baselined: Vec::new(),
-        error: Some((place, why)),
+        error: Some(InputError { name, uri, at, why }),
         warnings: Vec::new(),
         skipped: false,
     }
@@ -798,7 +796,9 @@ fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
         None => name.to_string(),
     };
     if rel.starts_with("../") {
-        if let Some(abs) = path.and_then(|p| p.canonicalize().ok()) {
+        // (A path that is not there, as a missing input, is made absolute as it is.)
+        let abs = path.and_then(|p| p.canonicalize().or_else(|_| std::path::absolute(p)).ok());
+        if let Some(abs) = abs {
             return format!("file://{}", sarif::encode_path(&abs.to_string_lossy()));
         }
     }

@@ -115,6 +115,26 @@ pub struct ReaderWarning {
     pub message: String,
 }
 
+/// An input that could not be read: the file as displayed and its URI reference (as
+/// `FileResult` gives them), where in it when known, and why.
+#[derive(Debug, Clone)]
+pub struct InputError {
+    pub name: String,
+    pub uri: String,
+    pub at: Option<Position>,
+    pub why: String,
+}
+
+impl InputError {
+    /// "file:line:column: why" (or "file: why").
+    pub fn message(&self) -> String {
+        match self.at {
+            Some(p) => format!("{}:{}:{}: {}", self.name, p.line, p.column, self.why),
+            None => format!("{}: {}", self.name, self.why),
+        }
+    }
+}
+
 /// Counts for the closing lines and the exit code.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
@@ -132,8 +152,8 @@ pub struct RunSummary {
     pub baselined: usize,
     /// Baseline entries that no finding matched any more.
     pub stale_baseline: usize,
-    /// Inputs that could not be read: (file, why).
-    pub errors: Vec<(String, String)>,
+    /// Inputs that could not be read.
+    pub errors: Vec<InputError>,
     /// What the readers warned of in logs they read (a record of an unexpected shape skipped):
     /// machine formats with a place for it (SARIF, GitHub) carry it, as stderr does.
     pub warnings: Vec<ReaderWarning>,

@@ -228,22 +228,28 @@ impl Renderer for Sarif {
     }
 
     fn footer(&self, out: &mut dyn Write, run: &RunSummary) -> io::Result<()> {
-        let no_log = run.no_log.iter().map(|why| (String::new(), why.clone()));
-        let notes: Vec<Value> = run
-            .errors
-            .iter()
-            .cloned()
-            .chain(no_log)
-            .map(|(file, why)| {
-                json!({
-                    "level": "error",
-                    "message": {"text": if file.is_empty() {
-                        why.clone()
-                    } else {
-                        format!("{file}: {why}")
-                    }},
-                })
+        let errors = run.errors.iter().map(|e| {
+            let mut region = serde_json::Map::new();
+            if let Some(p) = e.at {
+                region.insert("startLine".into(), p.line.into());
+                region.insert("startColumn".into(), p.column.into());
+            }
+            let mut place = json!({"artifactLocation": artifact(&e.uri)});
+            if !region.is_empty() {
+                place["region"] = Value::Object(region);
+            }
+            json!({
+                "level": "error",
+                "message": {"text": e.message()},
+                "locations": [{"physicalLocation": place}],
             })
+        });
+        let no_log = run
+            .no_log
+            .iter()
+            .map(|why| json!({"level": "error", "message": {"text": why}}));
+        let notes: Vec<Value> = errors
+            .chain(no_log)
             .chain(run.warnings.iter().map(|w| {
                 json!({
                     "level": "warning",
