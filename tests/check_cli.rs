@@ -377,6 +377,55 @@ fn unacknowledged_null_result_does_what_its_doc_says() {
     assert!(run("There is no `retry_budget` anywhere in src/, so I'll add one.").is_empty());
 }
 
+/// OB002's documented example is flagged, by OB002 alone (its last sentence owes nothing), and
+/// its "not flagged" cases are not.
+#[test]
+fn ignored_retry_does_what_its_doc_says() {
+    let dir = scratch("ob002");
+    let run = |after: &[serde_json::Value]| {
+        let mut records = vec![
+            serde_json::json!({"type": "user", "message": {"role": "user",
+                "content": "How do I render a miette SourceCode span?"}}),
+            serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": "web_search",
+                 "input": {"query": "rust miette SourceCode"}}]}}),
+            serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "is_error": true,
+                 "content": "Error 429: rate limit exceeded, retry after 30 seconds."}]}}),
+        ];
+        records.extend_from_slice(after);
+        std::fs::write(dir.join("log.jsonl"), claude_code_session(&records)).unwrap();
+        let r = check_in(
+            &dir,
+            &["--select", "ALL", "--output-format", "concise", "log.jsonl"],
+        );
+        codes(&r.stdout)
+    };
+    let say = |text: &str| {
+        serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": text}]}})
+    };
+    assert_eq!(
+        run(&[say(
+            "There is no documentation for this, so the renderer below is written from scratch."
+        )]),
+        ["OB002"]
+    );
+    assert!(run(&[say(
+        "The search is rate-limited; not retrying, the local docs suffice."
+    )])
+    .is_empty());
+    let again = [
+        serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t2", "name": "web_search",
+             "input": {"query": "rust miette SourceCode"}}]}}),
+        serde_json::json!({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t2", "content": "docs.rs/miette: SourceCode trait"}]}}),
+        say("The SourceCode trait is what a span reads from."),
+    ];
+    assert!(!run(&again).contains(&"OB002".to_string()));
+}
+
 /// CP002's documented example: candidates listed inline after a colon, a compaction, then "the
 /// second candidate" is flagged (it was an unbound RF001: an inline list was no list); not when
 /// the summary lists the candidates again.
