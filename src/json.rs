@@ -281,10 +281,12 @@ impl<'a> Doc<'a> {
         Doc { bytes }
     }
 
-    /// Field `key` of an object (the first one, as JSON readers usually do).
+    /// Field `key` of an object: the last one when a key repeats, as Python's `json`, a
+    /// browser's `JSON.parse` and serde_json read it (the writers of these logs and their
+    /// readers: a record read otherwise here than there would be linted as something else).
     pub fn get<'v>(&self, v: &'v Value, key: &str) -> Option<&'v Value> {
         match &v.kind {
-            Kind::Object(fields) => fields.iter().find_map(|(k, val)| {
+            Kind::Object(fields) => fields.iter().rev().find_map(|(k, val)| {
                 let raw = &self.bytes[k.content.start..k.content.end];
                 let hit = if k.escaped {
                     crate::text::decode_json_str(raw) == key
@@ -409,6 +411,16 @@ mod tests {
         assert_eq!(e.offset, MAX_DEPTH + 1);
         assert_eq!(e.unclosed, (0..=MAX_DEPTH).rev().collect::<Vec<_>>());
         assert!(parse_all(b"[1, 2").unwrap_err().unclosed == [0]);
+    }
+
+    /// A repeated key reads as its last value, as Python's `json` reads it.
+    #[test]
+    fn a_repeated_key_is_its_last_value() {
+        let src = br#"{"role": "user", "content": "a", "role": "assistant"}"#;
+        let v = parse_all(src).unwrap();
+        let d = Doc::new(src);
+        assert_eq!(d.str(d.get(&v, "role").unwrap()).unwrap(), "assistant");
+        assert_eq!(d.str(d.get(&v, "content").unwrap()).unwrap(), "a");
     }
 
     #[test]
