@@ -74,6 +74,29 @@ pub fn shape(bytes: &[u8]) -> Shape {
     }
 }
 
+/// JSON arrays written one after another (`cat a.json b.json` of files that each hold one, as
+/// tau-bench's results or OpenHands' event lists), when every one parses: each is a document of
+/// its own, read as the file it came from would be. None for anything else, one array included.
+pub fn documents(bytes: &[u8]) -> Option<Vec<Shape>> {
+    let next = |at: usize| {
+        bytes[at..]
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .map_or(bytes.len(), |k| at + k)
+    };
+    let mut docs = Vec::new();
+    let mut at = next(0);
+    while at < bytes.len() {
+        if bytes[at] != b'[' {
+            return None;
+        }
+        let v = json::parse_first(bytes, at).ok()?;
+        at = next(v.span.end);
+        docs.push(Shape::Document(v));
+    }
+    (docs.len() > 1).then_some(docs)
+}
+
 /// How many JSON values (up to `max`) follow one another from `at`: lines that parse, or runs
 /// of values, up to the first that does not.
 fn values_from(bytes: &[u8], mut at: usize, max: usize) -> usize {

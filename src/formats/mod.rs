@@ -735,7 +735,13 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         (Shape::Zip, _) | (_, Ok(_)) => None,
         (_, Err(e)) => Some(e.valid_up_to()),
     };
-    let format = match forced.or_else(|| detect::detect_shape(bytes, &shape)) {
+    // Documents one after another are each read as the file they came from.
+    let documents = match shape {
+        Shape::JsonLines => detect::documents(bytes),
+        _ => None,
+    };
+    let first = documents.as_ref().map_or(&shape, |d| &d[0]);
+    let format = match forced.or_else(|| detect::detect_shape(bytes, first)) {
         Some(f) => f,
         None => {
             let mut out = ReadOutput::default();
@@ -763,26 +769,18 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
             return out;
         }
     };
-    let mut out = match format {
-        Format::ClaudeCode => claude_code::read(bytes, &shape),
-        Format::Codex => codex::read(bytes, &shape),
-        Format::Cursor => cursor::read(bytes, &shape),
-        Format::Opencode => opencode::read(bytes, &shape),
-        Format::QwenCode => qwen_code::read(bytes, &shape),
-        Format::Pi => pi::read(bytes, &shape),
-        Format::Goose => goose::read(bytes, &shape),
-        Format::Openhands => openhands::read(bytes, &shape),
-        Format::SweAgent => swe_agent::read(bytes, &shape),
-        Format::MiniSweAgent => mini_swe_agent::read(bytes, &shape),
-        Format::OpenaiChat => openai_chat::read(bytes, &shape),
-        Format::OpenaiResponses => openai_responses::read(bytes, &shape),
-        Format::Anthropic => anthropic::read(bytes, &shape),
-        Format::Gemini => gemini::read(bytes, &shape),
-        Format::Inspect => inspect::read(bytes, &shape),
-        Format::Aider => aider::read(bytes, &shape),
-        Format::WhoAndWhen => who_and_when::read(bytes, &shape),
-        Format::Autogen => autogen::read(bytes, &shape),
-        Format::Text => text::read(bytes, &shape),
+    let mut out = match &documents {
+        Some(docs) => {
+            let mut out = ReadOutput::default();
+            for doc in docs {
+                let one = read_as(format, bytes, doc);
+                out.trajectories.extend(one.trajectories);
+                out.issues.extend(one.issues);
+                out.compressed.extend(one.compressed);
+            }
+            out
+        }
+        None => read_as(format, bytes, &shape),
     };
     out.format = Some(format);
     if let Some(at) = utf8_issue {
@@ -817,6 +815,31 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     }
     out.within(bytes.len());
     out
+}
+
+/// Reads bytes of a known shape in `format`.
+fn read_as(format: Format, bytes: &[u8], shape: &Shape) -> ReadOutput {
+    match format {
+        Format::ClaudeCode => claude_code::read(bytes, shape),
+        Format::Codex => codex::read(bytes, shape),
+        Format::Cursor => cursor::read(bytes, shape),
+        Format::Opencode => opencode::read(bytes, shape),
+        Format::QwenCode => qwen_code::read(bytes, shape),
+        Format::Pi => pi::read(bytes, shape),
+        Format::Goose => goose::read(bytes, shape),
+        Format::Openhands => openhands::read(bytes, shape),
+        Format::SweAgent => swe_agent::read(bytes, shape),
+        Format::MiniSweAgent => mini_swe_agent::read(bytes, shape),
+        Format::OpenaiChat => openai_chat::read(bytes, shape),
+        Format::OpenaiResponses => openai_responses::read(bytes, shape),
+        Format::Anthropic => anthropic::read(bytes, shape),
+        Format::Gemini => gemini::read(bytes, shape),
+        Format::Inspect => inspect::read(bytes, shape),
+        Format::Aider => aider::read(bytes, shape),
+        Format::WhoAndWhen => who_and_when::read(bytes, shape),
+        Format::Autogen => autogen::read(bytes, shape),
+        Format::Text => text::read(bytes, shape),
+    }
 }
 
 /// Test support for the format readers.
@@ -1046,6 +1069,58 @@ mod tests {
         let turns = &out.trajectories[0].turns;
         assert_eq!(turns.len(), 3);
         assert_eq!(&src[turns[2].span.start..turns[2].span.end], pretty[2]);
+    }
+
+    /// Files that each hold one JSON array, joined with `cat` (with or without a line break
+    /// between them, pretty-printed or not), read as each file alone: a trajectory each, at
+    /// its own bytes.
+    #[test]
+    fn arrays_joined_read_as_the_files_they_came_from() {
+        let a = r#"[{"role": "user", "content": "Find the config."}, {"role": "assistant", "content": "It is in etc/."}]"#;
+        let b = r#"[{"role": "user", "content": "Run the tests."}, {"role": "assistant", "content": "They pass."}]"#;
+        let pretty = |s: &str| {
+            let v: serde_json::Value = serde_json::from_str(s).unwrap();
+            serde_json::to_string_pretty(&v).unwrap()
+        };
+        let alone: Vec<Vec<String>> = [a, b]
+            .iter()
+            .map(|s| {
+                let out = read(s.as_bytes(), None);
+                assert_eq!(out.format, Some(Format::OpenaiChat));
+                checked::first_texts(&out.trajectories[0])
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect()
+            })
+            .collect();
+        for (first, second, sep) in [
+            (a.to_string(), b.to_string(), "\n"),
+            (a.to_string(), b.to_string(), ""),
+            (pretty(a), pretty(b), "\n"),
+        ] {
+            let src = format!("{first}{sep}{second}\n");
+            let out = read(src.as_bytes(), None);
+            assert_eq!(out.format, Some(Format::OpenaiChat), "{sep:?}");
+            assert!(out.issues.is_empty(), "{:?}", out.issues);
+            assert_eq!(out.trajectories.len(), 2);
+            for (k, t) in out.trajectories.iter().enumerate() {
+                let texts: Vec<&str> = checked::first_texts(t);
+                assert_eq!(texts, alone[k]);
+                let (from, to) = if k == 0 {
+                    (0, first.len())
+                } else {
+                    (first.len() + sep.len(), src.len())
+                };
+                assert!(t
+                    .turns
+                    .iter()
+                    .all(|u| u.span.start >= from && u.span.end <= to));
+            }
+        }
+        // One array alone is a document as before, and a broken second one is not a join.
+        assert_eq!(read(a.as_bytes(), None).trajectories.len(), 1);
+        let out = read(format!("{a}\n{}\n", &b[..20]).as_bytes(), None);
+        assert!(out.trajectories.len() < 2);
     }
 
     /// A line holding a value and then something that is not one stays a broken line.
