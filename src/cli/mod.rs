@@ -104,7 +104,15 @@ impl SettingsArgs {
 
 /// The working directory, which configuration paths are relative to.
 pub fn working_dir() -> Result<PathBuf, String> {
-    std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))
+    std::env::current_dir().map_err(|e| {
+        // (A shell whose directory was deleted under it: every relative path is gone too.)
+        let hint = if e.kind() == std::io::ErrorKind::NotFound {
+            "; it was probably deleted: run trajlint from a directory that exists"
+        } else {
+            ""
+        };
+        format!("cannot read the working directory: {e}{hint}")
+    })
 }
 
 /// Drops the inputs a walk met that the configuration excludes (named ones stay, as in ruff);
