@@ -113,9 +113,10 @@ pub struct Held {
     pub system: usize,
     /// The last turns kept by `keep_recent` (those not live).
     pub recent: usize,
-    /// Quiescent turns that cannot leave without splitting a call from its result held by a
-    /// live turn, or that lie between live turns too few to matter: everything else not in a
-    /// compactable range.
+    /// Quiescent turns that cannot leave without splitting a call from its result (held by a
+    /// live turn, or lying apart in the file: a SWE-agent run's last action and the observation
+    /// `trajectory[]` holds for it), or that lie between live turns too few to matter:
+    /// everything else not in a compactable range.
     pub other: usize,
 }
 

@@ -440,6 +440,21 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
         }
     }
 
+    // The window: null, or from a turn on to the last; after the first turn only past an event
+    // (a compaction, a reset) that took what lies before it out of view.
+    match &v["window"] {
+        Value::Null => {}
+        w => match span(w) {
+            Some((a, b)) if a <= b && b + 1 == n => {
+                let event_before = turns[..a.min(n)].iter().any(|t| t["role"] == "event");
+                if a > 0 && !event_before && compactions.is_empty() {
+                    bad(format!("window {w} with no event before it"));
+                }
+            }
+            _ => bad(format!("window {w}")),
+        },
+    }
+
     // Compactions: a turn of the log, the turns before it replaced, dropped facts that exist.
     for c in compactions {
         let turn = c["turn"].as_u64().map_or(usize::MAX, |t| t as usize);

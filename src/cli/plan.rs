@@ -210,7 +210,7 @@ fn text(l: &Loaded, plan: &Plan) -> String {
             }
             let _ = writeln!(
                 s,
-                "  held: {} live, {} system prompt, {} recent (--keep-recent), {} other (bound to live turns by a call/result pair)",
+                "  held: {} live, {} system prompt, {} recent (--keep-recent), {} other (a call or result whose pair cannot leave with it)",
                 plan.held.live, plan.held.system, plan.held.recent, plan.held.other
             );
             if !plan.blocking.is_empty() {

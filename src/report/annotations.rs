@@ -29,6 +29,11 @@ struct TrajectoryOut<'a> {
     facts: Vec<FactOut<'a>>,
     ranges: Vec<RangeOut>,
     compactions: Vec<CompactionOut>,
+    /// (Beyond the core fields.) `[first, last]`: the turns the agent still sees, from after
+    /// the latest compaction or reset (from the first turn it kept word for word, if it kept
+    /// any) to the end, as `plan` takes them; null when nothing follows it. A range before it
+    /// was already out of view: a compactor of the live context works inside the window.
+    window: Option<[usize; 2]>,
 }
 
 #[derive(Serialize)]
@@ -188,6 +193,10 @@ fn build<'a>(
                     .collect(),
             })
             .collect(),
+        window: {
+            let first = crate::plan::window_start(traj);
+            (first < traj.turns.len()).then(|| [first, traj.turns.len() - 1])
+        },
     }
 }
 
@@ -354,6 +363,16 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 format!("turns {}", ranges.join(", "))
             }
         )?;
+        // (As the JSON's `window`: after a compaction, the turns the agent still sees.)
+        let first = crate::plan::window_start(traj);
+        if first > 0 {
+            let window = if first < traj.turns.len() {
+                format!("turns {first}..{}", traj.turns.len() - 1)
+            } else {
+                "nothing after the latest compaction".to_string()
+            };
+            writeln!(out, "  in view: {window}")?;
+        }
     }
     Ok(())
 }
