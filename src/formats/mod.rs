@@ -310,14 +310,15 @@ pub struct Broken {
 }
 
 /// JSON values written one after another rather than one per line, read line after line. A
-/// reader remembers where the values left open by the last value that failed past its line
-/// start, and does not parse a line opening one of them into the lines after it again: it would
-/// fail at the same place (a megabyte of `[1,` lines, each read again to the nesting limit,
-/// took seconds). A line opening a value that closed inside the failed one is read as any other.
+/// reader remembers the last value that failed past its line, and where the values it left
+/// open start: a parse from one of those would fail at the same place, so a line opening one is
+/// not parsed into the lines after it again (a megabyte of `[1,` lines, each read again to the
+/// nesting limit, took seconds). A line opening a value that closed inside the failed one is
+/// read as any other. (Past the nesting limit, a value left open might have parsed alone, a
+/// level shallower: it is not tried, as a file of such lines would be read again at each.)
 #[derive(Default)]
 pub struct ValueRuns {
-    /// Ascending.
-    unclosed: Vec<usize>,
+    failed: Option<json::JsonError>,
 }
 
 impl ValueRuns {
@@ -344,14 +345,31 @@ impl ValueRuns {
         // .`), or a line that is a value's start cut only by the line's end (`{ "source":
         // "agent",`, as Python's `json.dumps(indent=…)` variants write), with more after it. A
         // line broken before its end is not parsed on into the lines after it, nor is a last
-        // line cut off, nor a line opening a value left open by one that failed so. (Such a line whose value
-        // then fails is one broken line, as any other: what follows it is read from the next
-        // line on.)
+        // line cut off. (Such a line whose value then fails is one broken line, as any other:
+        // what follows it is read from the next line on.)
         let opens_at = content_end - line.trim_ascii_start().len();
-        let failed = self.unclosed.binary_search(&opens_at).is_ok();
-        let lone = !failed && matches!(line.trim_ascii(), b"{" | b"[");
+        let lone = matches!(line.trim_ascii(), b"{" | b"[");
+        let failed_with = self.failed.as_ref().filter(|e| {
+            // (Innermost first: descending.)
+            e.unclosed.binary_search_by(|p| opens_at.cmp(p)).is_ok()
+        });
+        if let Some(e) = failed_with {
+            // Left open by the value that failed: broken where that one broke, as a parse would
+            // find it; a lone opener reads on at the next value, a cut line is a broken line.
+            return lone.then(|| ValueRun {
+                values: Vec::new(),
+                next: next_value(bytes, start, true),
+                broken: Some(Broken {
+                    start,
+                    error: json::JsonError {
+                        offset: e.offset,
+                        message: e.message.clone(),
+                        unclosed: Vec::new(),
+                    },
+                }),
+            });
+        }
         let cut = !lone
-            && !failed
             && bytes[content_end..]
                 .iter()
                 .any(|b| !b.is_ascii_whitespace())
@@ -371,9 +389,7 @@ impl ValueRuns {
                 Ok(v) => v,
                 Err(error) => {
                     if opener {
-                        self.unclosed.retain(|&p| p > at);
-                        self.unclosed.extend(&error.unclosed);
-                        self.unclosed.sort_unstable();
+                        self.failed = Some(error.clone());
                     }
                     // (Values on one line: those before a broken one are kept.)
                     if !lone && values.is_empty() {
@@ -1069,6 +1085,29 @@ mod tests {
         let turns = &out.trajectories[0].turns;
         assert_eq!(turns.len(), 3);
         assert_eq!(&src[turns[2].span.start..turns[2].span.end], pretty[2]);
+
+        // A record cut off mid-write whose inner objects open lines of their own (`indent=0`):
+        // one error where it starts and one where its inner object does, each naming where the
+        // value broke (the next record's `{`), and the next record is read.
+        let flat = |e: &str| {
+            let v: serde_json::Value = serde_json::from_str(e).unwrap();
+            let mut s = Vec::new();
+            let f = serde_json::ser::PrettyFormatter::with_indent(b"");
+            serde::Serialize::serialize(&v, &mut serde_json::Serializer::with_formatter(&mut s, f))
+                .unwrap();
+            String::from_utf8(s).unwrap()
+        };
+        let second = flat(EVENTS[1]);
+        let inner = second.find("\n{").expect("an inner object at column 0") + 1;
+        let cut = &second[..second[inner..].find(",\n").unwrap() + inner + 1];
+        let src = format!("{}\n{cut}\n{}\n", flat(EVENTS[0]), flat(EVENTS[2]));
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.issues.len(), 2, "{:?}", out.issues);
+        assert!(out
+            .issues
+            .iter()
+            .all(|i| i.message.ends_with("(found '{')")));
+        assert_eq!(out.trajectories[0].turns.len(), 2);
     }
 
     /// Files that each hold one JSON array, joined with `cat` (with or without a line break
