@@ -143,7 +143,6 @@ pub fn annotate_with(
             .map_or_else(|| "no trajectory found".to_string(), |i| i.message.clone());
         return Err(Error::new(why));
     }
-    let fmt = read.format.unwrap_or(Format::Text);
     Ok(read
         .trajectories
         .into_iter()
@@ -152,7 +151,7 @@ pub fn annotate_with(
             let analysis = analysis::analyze(&trajectory, &shared, lex);
             Annotated {
                 bytes: shared.clone(),
-                format: fmt,
+                format: trajectory.format,
                 index,
                 trajectory,
                 analysis,

@@ -37,8 +37,9 @@ impl Loaded {
         &self.read.trajectories[self.index]
     }
 
+    /// The chosen trajectory's format (files joined from two harnesses hold two).
     pub fn format_name(&self) -> &'static str {
-        self.read.format.map_or("unknown", |f| f.name())
+        self.traj().format.name()
     }
 }
 

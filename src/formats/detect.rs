@@ -75,14 +75,24 @@ pub fn shape(bytes: &[u8]) -> Shape {
 }
 
 /// JSON arrays written one after another (`cat a.json b.json` of files that each hold one, as
-/// tau-bench's results or OpenHands' event lists), when every one parses: each is a document of
-/// its own, read as the file it came from would be. None for anything else, one array included.
-pub fn documents(bytes: &[u8]) -> Option<Vec<Shape>> {
-    let next = |at: usize| {
-        bytes[at..]
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-            .map_or(bytes.len(), |k| at + k)
+/// tau-bench's results or OpenHands' event lists), each a document of its own, read as the file
+/// it came from would be.
+pub struct Documents {
+    pub docs: Vec<Shape>,
+    /// The last one, cut off (a results file still being written): where it starts, and why.
+    pub cut: Option<(usize, JsonError)>,
+}
+
+/// The arrays of `bytes` when it is such a run: at least two pieces, every one but a last cut
+/// off parsing (a byte order mark opening a joined file is no content). None for anything
+/// else, one array included.
+pub fn documents(bytes: &[u8]) -> Option<Documents> {
+    let next = |mut at: usize| loop {
+        match bytes.get(at) {
+            Some(b) if b.is_ascii_whitespace() => at += 1,
+            Some(0xEF) if bytes[at..].starts_with(super::BOM) => at += super::BOM.len(),
+            _ => return at,
+        }
     };
     let mut docs = Vec::new();
     let mut at = next(0);
@@ -90,11 +100,21 @@ pub fn documents(bytes: &[u8]) -> Option<Vec<Shape>> {
         if bytes[at] != b'[' {
             return None;
         }
-        let v = json::parse_first(bytes, at).ok()?;
-        at = next(v.span.end);
-        docs.push(Shape::Document(v));
+        match json::parse_first(bytes, at) {
+            Ok(v) => {
+                at = next(v.span.end);
+                docs.push(Shape::Document(v));
+            }
+            Err(e) if !docs.is_empty() && e.offset >= bytes.trim_ascii_end().len() => {
+                return Some(Documents {
+                    docs,
+                    cut: Some((at, e)),
+                })
+            }
+            Err(_) => return None,
+        }
     }
-    (docs.len() > 1).then_some(docs)
+    (docs.len() > 1).then_some(Documents { docs, cut: None })
 }
 
 /// How many JSON values (up to `max`) follow one another from `at`: lines that parse, or runs

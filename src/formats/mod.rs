@@ -753,11 +753,18 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     };
     // Documents one after another are each read as the file they came from.
     let documents = match shape {
-        Shape::JsonLines => detect::documents(bytes),
+        Shape::JsonLines | Shape::BrokenDocument(_) => detect::documents(bytes),
         _ => None,
     };
-    let first = documents.as_ref().map_or(&shape, |d| &d[0]);
-    let format = match forced.or_else(|| detect::detect_shape(bytes, first)) {
+    let detected = || match &documents {
+        // (The first that tells: an empty `[]` of a run that wrote nothing does not.)
+        Some(d) => d
+            .docs
+            .iter()
+            .find_map(|doc| detect::detect_shape(bytes, doc)),
+        None => detect::detect_shape(bytes, &shape),
+    };
+    let format = match forced.or_else(detected) {
         Some(f) => f,
         None => {
             let mut out = ReadOutput::default();
@@ -786,13 +793,21 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
         }
     };
     let mut out = match &documents {
-        Some(docs) => {
+        Some(documents) => {
             let mut out = ReadOutput::default();
-            for doc in docs {
-                let one = read_as(format, bytes, doc);
+            for doc in &documents.docs {
+                // (Each in its own format: files of two harnesses joined are each read.)
+                let f = forced
+                    .or_else(|| detect::detect_shape(bytes, doc))
+                    .unwrap_or(format);
+                let one = read_as(f, bytes, doc);
                 out.trajectories.extend(one.trajectories);
                 out.issues.extend(one.issues);
                 out.compressed.extend(one.compressed);
+            }
+            if let Some((start, e)) = &documents.cut {
+                let span = Span::new(*start, (e.offset + 1).clamp(*start, bytes.len()));
+                cut_off(&mut out, span, "value", &e.message);
             }
             out
         }
@@ -1156,10 +1171,32 @@ mod tests {
                     .all(|u| u.span.start >= from && u.span.end <= to));
             }
         }
-        // One array alone is a document as before, and a broken second one is not a join.
+        // One array alone is a document as before.
         assert_eq!(read(a.as_bytes(), None).trajectories.len(), 1);
-        let out = read(format!("{a}\n{}\n", &b[..20]).as_bytes(), None);
+        // The last one cut off (a results file still being written): those before it are
+        // read, and the cut is said where the cut array starts.
+        let src = format!("{a}\n{a}\n{}", &b[..40]);
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.trajectories.len(), 2);
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert!(out.issues[0]
+            .message
+            .starts_with("the last value is cut off"));
+        assert_eq!(out.issues[0].span.start, 2 * (a.len() + 1));
+        // Broken in the middle: no join (what follows a broken array cannot be told).
+        let out = read(format!("{a}\n{}\n{b}\n", &b[..40]).as_bytes(), None);
         assert!(out.trajectories.len() < 2);
+        // An empty first array (a run that wrote nothing) does not decide the format; a byte
+        // order mark opening each file joined on one line is no content.
+        let out = read(format!("[]\n{a}\n").as_bytes(), None);
+        assert_eq!(out.trajectories.len(), 1, "{:?}", out.issues);
+        let out = read(format!("\u{FEFF}{a}\u{FEFF}{b}").as_bytes(), None);
+        assert_eq!(out.trajectories.len(), 2, "{:?}", out.issues);
+        // Files of two harnesses joined: each read in its own format.
+        let events = format!("[{}]", EVENTS.join(","));
+        let out = read(format!("{events}\n{a}\n").as_bytes(), None);
+        let formats: Vec<Format> = out.trajectories.iter().map(|t| t.format).collect();
+        assert_eq!(formats, [Format::Openhands, Format::OpenaiChat]);
     }
 
     /// A line holding a value and then something that is not one stays a broken line.

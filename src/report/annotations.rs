@@ -106,7 +106,6 @@ fn fact_out(f: &Fact) -> FactOut<'_> {
 
 /// Writes one JSON line per trajectory of the file.
 pub fn write_json(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
-    let format = report.read.format.map_or("unknown", |f| f.name());
     for (k, (traj, a)) in report
         .read
         .trajectories
@@ -114,7 +113,7 @@ pub fn write_json(out: &mut impl Write, report: &FileReport) -> std::io::Result<
         .zip(&report.analyses)
         .enumerate()
     {
-        let obj = build(report.source.name.as_str(), k, format, traj, a);
+        let obj = build(report.source.name.as_str(), k, traj.format.name(), traj, a);
         serde_json::to_writer(&mut *out, &obj)?;
         out.write_all(b"\n")?;
     }
@@ -223,7 +222,6 @@ fn one_line(s: &str) -> String {
 }
 
 fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
-    let format = report.read.format.map_or("unknown", |f| f.name());
     for (k, (traj, a)) in report
         .read
         .trajectories
@@ -240,7 +238,7 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
             out,
             "{} [{}] trajectory {}{}: {} {}, {} live, {} {}",
             one_line(&report.source.name),
-            format,
+            traj.format.name(),
             k,
             traj.id
                 .as_deref()
