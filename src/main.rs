@@ -46,7 +46,7 @@ enum Command {
     /// The CI gate: run the rules over logs and report findings (exit 0 clean, 1 findings, 2
     /// usage, configuration, unreadable input or unwritable output).
     Check(Box<cli::check::CheckArgs>),
-    /// Print one rule's documentation.
+    /// Print a rule's documentation (or each rule's under a code prefix).
     Rule(cli::rules::RuleArgs),
     /// Print the documentation of every rule (`--list` for one line each).
     Rules(cli::rules::RulesArgs),

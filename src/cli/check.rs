@@ -797,7 +797,11 @@ fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
     };
     if rel.starts_with("../") {
         // (A path that is not there, as a missing input, is made absolute as it is.)
-        let abs = path.and_then(|p| p.canonicalize().or_else(|_| std::path::absolute(p)).ok());
+        let abs = path.and_then(|p| {
+            p.canonicalize()
+                .or_else(|_| std::path::absolute(p).map(|a| folded(&a)))
+                .ok()
+        });
         if let Some(abs) = abs {
             return format!("file://{}", sarif::encode_path(&abs.to_string_lossy()));
         }
@@ -805,9 +809,34 @@ fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
     sarif::encode_path(&rel)
 }
 
+/// An absolute path with its `.` and `..` folded away by name (for one that is not there to
+/// canonicalize).
+fn folded(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_path_is_folded_by_name() {
+        assert_eq!(
+            folded(Path::new("/tmp/a/sar/../../nonexist/./x.json")),
+            PathBuf::from("/tmp/nonexist/x.json")
+        );
+        assert_eq!(folded(Path::new("/../x")), PathBuf::from("/x"));
+    }
 
     #[test]
     fn the_configuration_knows_every_output_format() {

@@ -159,7 +159,7 @@ fn read_eval(bytes: &[u8], limits: &Limits, cx: &mut Cx, out: &mut ReadOutput) {
         if entry.stored && !entry.encrypted {
             // The entry's bytes are the JSON itself: parse it in place, offsets are exact.
             let d = Doc::new(bytes);
-            match json::parse(bytes, after_mark(bytes, span.start), span.end) {
+            match json::parse(bytes, after_mark(&bytes[..span.end], span.start), span.end) {
                 Ok(v) => {
                     if let Some(t) = read_sample(&d, &v, cx, out) {
                         out.trajectories.push(t);
@@ -254,7 +254,7 @@ fn read_eval(bytes: &[u8], limits: &Limits, cx: &mut Cx, out: &mut ReadOutput) {
 }
 
 /// Where an entry's JSON starts: past a byte order mark, which is no content here as at a
-/// file's start.
+/// file's start. (`bytes` ends where the entry does.)
 fn after_mark(bytes: &[u8], start: usize) -> usize {
     start
         + if bytes[start..].starts_with(super::BOM) {
@@ -1135,6 +1135,15 @@ mod tests {
         );
         let seg = &out.trajectories[0].turns[0].segments[0].text;
         assert_eq!(raw(&bytes, seg.raw_span(0, 3)), b"say");
+    }
+
+    /// A mark is looked for in the entry's own bytes only.
+    #[test]
+    fn a_mark_is_the_entry_s_own() {
+        let bytes = b"\xEF\xBB\xBF{}";
+        assert_eq!(after_mark(bytes, 0), 3);
+        assert_eq!(after_mark(&bytes[..1], 0), 0);
+        assert_eq!(after_mark(&bytes[..3], 3), 3);
     }
 
     /// Entries past what one archive may decompress in all are reported and skipped, each
