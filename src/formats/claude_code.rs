@@ -300,7 +300,10 @@ fn read_session(
                     // (So is the notice that a background job finished.)
                     for t in new.iter_mut() {
                         if t.role == Role::User
-                            && (injected || is_task_notification(t) || is_command_output(t))
+                            && (injected
+                                || is_task_notification(t)
+                                || is_command_output(t)
+                                || is_interruption(t))
                         {
                             t.role = Role::System;
                         }
@@ -907,6 +910,15 @@ fn is_command_output(turn: &Turn) -> bool {
             "<bash-stderr>",
         ],
     )
+}
+
+/// The harness's note that the person stopped the model (Esc): "[Request interrupted by
+/// user]", "… for tool use]". It says the person acted, in the harness's words, not theirs.
+fn is_interruption(turn: &Turn) -> bool {
+    turn.segments.len() == 1 && {
+        let t = turn.segments[0].text.text.trim();
+        t.starts_with("[Request interrupted by user") && t.ends_with(']')
+    }
 }
 
 /// Whether a turn's text opens with one of these tags.
@@ -1783,9 +1795,10 @@ mod tests {
         ]
         .join("\n");
         let t = &read_str(&src).trajectories[0];
+        // (The note of the interruption is the harness's words: a system turn.)
         assert_eq!(
             roles(t),
-            vec![Role::User, Role::Assistant, Role::Tool, Role::User]
+            vec![Role::User, Role::Assistant, Role::Tool, Role::System]
         );
         assert!(t.turns[2].span.end <= t.turns[3].span.start);
         assert_eq!(t.turns[2].result.as_ref().unwrap().call, Some((1, 0)));
