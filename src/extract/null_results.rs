@@ -79,7 +79,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         if let Some((t, (ls, le))) = retry {
             let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
             f.tool = call.map(|c| c.name.clone());
-            f.terms = info.map(query_terms).unwrap_or_default();
+            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
             facts.push(f);
             continue;
         }
@@ -172,12 +172,12 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         };
         if let Some(mut f) = again {
             f.tool = call.map(|c| c.name.clone());
-            f.terms = info.map(query_terms).unwrap_or_default();
+            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
             facts.push(f);
         }
         if let Some(mut f) = found {
             f.tool = call.map(|c| c.name.clone());
-            f.terms = info.map(query_terms).unwrap_or_default();
+            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
             // What the tool said failed or was missing, when it said so in words.
             if text_hit.is_some() {
                 for t in failure_terms(&f.text) {
@@ -695,11 +695,28 @@ pub fn json_field(args: &str, key: &str) -> Option<String> {
     }
 }
 
-/// What a call looked for: terms of its arguments (paths split, ids kept).
-pub fn query_terms(call: &CallInfo) -> Vec<String> {
-    let mut t: Vec<String> = call
-        .terms
-        .iter()
+/// What a call looked for: the terms of its arguments' values (paths split, ids kept), not of
+/// their names, nor of what only describes or tunes the call (its `description`, an output
+/// mode, a limit, a flag); of the directory it ran in, given from the root, only its last name
+/// (`/home/me/projects/app` is where; "the docs never call slugify" names `docs/`). Arguments
+/// that are no JSON object: their terms.
+pub fn query_terms(info: &CallInfo, call: Option<&ToolCall>) -> Vec<String> {
+    let args = call.and_then(|c| serde_json::from_str::<serde_json::Value>(&c.arguments).ok());
+    let terms = match args {
+        Some(serde_json::Value::Object(map)) => {
+            let mut text = String::new();
+            for (key, value) in &map {
+                if !TUNES_THE_CALL.contains(&key.as_str()) {
+                    let place = matches!(key.as_str(), "path" | "cwd" | "dir" | "directory");
+                    values_text(value, place, &mut text);
+                }
+            }
+            super::words::call_terms("", &text)
+        }
+        _ => info.terms.clone(),
+    };
+    let mut t: Vec<String> = terms
+        .into_iter()
         .filter(|w| {
             w.len() >= 3
                 && !is_stopword(w)
@@ -717,10 +734,44 @@ pub fn query_terms(call: &CallInfo) -> Vec<String> {
                         | "input"
                 )
         })
-        .cloned()
         .collect();
     t.sort();
     t
+}
+
+/// Argument names whose values describe or tune a call rather than name what it looks for.
+const TUNES_THE_CALL: &[&str] = &[
+    "description",
+    "output_mode",
+    "head_limit",
+    "limit",
+    "offset",
+    "timeout",
+    "multiline",
+    "run_in_background",
+];
+
+/// The string and number values under `v`, a line each (`place`: a directory searched in,
+/// of which an absolute path gives only its last name).
+fn values_text(v: &serde_json::Value, place: bool, out: &mut String) {
+    match v {
+        serde_json::Value::String(s) => {
+            let s = if place && s.starts_with(['/', '~']) {
+                s.trim_end_matches('/').rsplit('/').next().unwrap_or(s)
+            } else {
+                s
+            };
+            out.push_str(s);
+            out.push('\n');
+        }
+        serde_json::Value::Number(n) => {
+            out.push_str(&n.to_string());
+            out.push('\n');
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| values_text(i, place, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|i| values_text(i, place, out)),
+        serde_json::Value::Bool(_) | serde_json::Value::Null => {}
+    }
 }
 
 struct Hit {
@@ -1056,6 +1107,51 @@ mod tests {
 
     fn lex() -> Lexicon {
         Lexicon::builtin()
+    }
+
+    /// What a call looked for is in its arguments' values: not their names, not the call's own
+    /// description or output settings, and of a directory given from the root its last name.
+    #[test]
+    fn a_query_is_what_the_arguments_name() {
+        let query = |name: &str, arguments: &str| {
+            let call = ToolCall {
+                id: None,
+                name: name.into(),
+                arguments: arguments.into(),
+                span: crate::source::Span::new(0, 1),
+                result_turn: None,
+            };
+            query_terms(&CallInfo::of(&call, &lex()), Some(&call))
+        };
+        let stems = |words: &[&str]| {
+            let mut v: Vec<String> = words.iter().map(|w| stem(w)).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            query(
+                "Grep",
+                r#"{"pattern": "ConnCase|LiveViewTest", "path": "/home/me/projects/spotter-gqc", "output_mode": "content", "-n": true}"#
+            ),
+            stems(&["conncase", "liveviewtest", "spotter", "gqc"])
+        );
+        assert_eq!(
+            query(
+                "Bash",
+                r#"{"command": "node assets/build.js", "description": "Verify highlight bundles", "timeout": 30000}"#
+            ),
+            stems(&["node", "assets", "build"])
+        );
+        // A relative path is what it names; arguments that are no object keep their terms.
+        assert_eq!(
+            query("Glob", r#"{"pattern": "*.ex", "path": "lib/spotter"}"#),
+            stems(&["lib", "spotter"])
+        );
+        assert_eq!(
+            query("find_file", "parser.c src/"),
+            // (`file` is a stop word.)
+            stems(&["find_file", "find", "parser", "src"])
+        );
     }
 
     #[test]
