@@ -176,11 +176,12 @@ const FILES: &[Expect] = &[
         file: "spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl",
         turns: 366,
         // and the two prompts queued while the agent worked (lines 497 and 603)
-        users: 6,
+        users: 5,
         assistants: 171,
         tools: 186,
-        // the two background jobs' <task-notification> lines
-        systems: 2,
+        // the two background jobs' <task-notification> lines, and the harness's note that the
+        // person interrupted a tool use (line 495)
+        systems: 3,
         calls: 186,
         paired: 186,
         error_flags: 7,
@@ -333,10 +334,11 @@ const FILES: &[Expect] = &[
     Expect {
         file: "spotter/short.jsonl",
         turns: 5,
-        users: 2,
+        users: 1,
         assistants: 1,
         tools: 2,
-        systems: 0,
+        // the harness's note of the interruption (line 13)
+        systems: 1,
         calls: 2,
         paired: 2,
         error_flags: 2,
@@ -347,10 +349,11 @@ const FILES: &[Expect] = &[
     Expect {
         file: "spotter/subagent.jsonl",
         turns: 33,
-        users: 3,
+        users: 2,
         assistants: 13,
         tools: 16,
-        systems: 1,
+        // with the harness's note of the interruption (line 69)
+        systems: 2,
         calls: 16,
         paired: 16,
         error_flags: 0,
@@ -362,11 +365,12 @@ const FILES: &[Expect] = &[
         file: "spotter/tool_heavy.jsonl",
         turns: 19,
         // and "/mcp", queued while the agent worked (line 9)
-        users: 6,
+        users: 4,
         assistants: 5,
         tools: 6,
-        // and the output of /mcp (line 22)
-        systems: 2,
+        // and the output of /mcp (line 22), and the harness's two notes of an interruption
+        // (lines 18 and 39)
+        systems: 4,
         calls: 6,
         paired: 6,
         error_flags: 0,
