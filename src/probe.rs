@@ -1519,6 +1519,16 @@ impl Wanted {
     }
 
     /// The first unit that would carry the obligation but says it is done (`Summary::settled`).
+    /// The line that names the fact best (its terms, with no word of absence needed): for a
+    /// null result no clause carries.
+    fn named_only(&self, summary: &Summary) -> Option<(u32, u64)> {
+        summary
+            .places(&self.keys, false, false)
+            .into_iter()
+            .filter(|&(_, m)| self.judge(m).1)
+            .max_by_key(|&(p, m)| (m.count_ones(), std::cmp::Reverse(p)))
+    }
+
     fn said_done(&self, summary: &Summary) -> Option<(u32, u64)> {
         summary
             .places(&self.keys, false, self.heed_let_go)
@@ -1724,6 +1734,25 @@ pub fn carried(
             at: Some(summary.place(p, false)),
         };
     }
+    // A null result the summary names where it never says it was absent or failed: that line is
+    // what the summary holds of it.
+    if let Some((p, m)) = (!carried && wanted.absence)
+        .then(|| wanted.named_only(summary))
+        .flatten()
+    {
+        let found = wanted.found(m);
+        return FactCheck {
+            fact: fact.id,
+            carried: false,
+            why: format!(
+                "dropped: the summary names it ({}) but never says it was absent or failed",
+                quote(&found)
+            ),
+            wanted: std::mem::take(&mut wanted.keys),
+            found,
+            at: Some(summary.place(p, false)),
+        };
+    }
     let why = if carried {
         if wanted.absence {
             format!(
@@ -1734,7 +1763,7 @@ pub fn carried(
             format!("carried: {} in one place", quote(&found))
         }
     } else {
-        dropped_why(&wanted, summary, &found, what)
+        dropped_why(&wanted, &found, what)
     };
     FactCheck {
         fact: fact.id,
@@ -1747,29 +1776,7 @@ pub fn carried(
 }
 
 /// Why nothing carries the fact, as precisely as the index can say.
-fn dropped_why(wanted: &Wanted, summary: &Summary, found: &[String], what: &str) -> String {
-    if wanted.absence {
-        // Named without the absence?
-        let named = summary
-            .places(&wanted.keys, false, false)
-            .into_values()
-            .map(|m| wanted.judge(m))
-            .any(|(_, ok)| ok);
-        if named {
-            return format!(
-                "dropped: the summary names it ({}) but never says it was absent or failed",
-                quote(
-                    &wanted.found(
-                        summary
-                            .places(&wanted.keys, false, false)
-                            .into_values()
-                            .max_by_key(|m| m.count_ones())
-                            .unwrap_or(0)
-                    )
-                )
-            );
-        }
-    }
+fn dropped_why(wanted: &Wanted, found: &[String], what: &str) -> String {
     if !wanted.ids.is_empty() && found.iter().all(|f| !f.starts_with('=')) {
         let ids: Vec<String> = wanted.keys[wanted.ids.clone()].to_vec();
         if !found.is_empty() {
@@ -2325,6 +2332,10 @@ mod tests {
         let c = probe(&f, "- We read config/settings.yaml\n- No tests failed\n");
         assert!(!c.carried);
         assert!(c.why.contains("never says"), "{}", c.why);
+        // What it says names is what the check found, at the line that names it.
+        assert!(c.why.contains(&quote(&c.found)), "{} {:?}", c.why, c.found);
+        assert!(c.found.len() >= 2, "{:?}", c.found);
+        assert_eq!(c.at.map(|p| p.line), Some(1));
         // The absence word is about something else in the same line.
         assert!(
             !probe(
