@@ -115,8 +115,7 @@ pub struct Held {
     pub recent: usize,
     /// Quiescent turns that cannot leave without splitting a call from its result (held by a
     /// live turn, or lying apart in the file: a SWE-agent run's last action and the observation
-    /// `trajectory[]` holds for it), or that lie between live turns too few to matter:
-    /// everything else not in a compactable range.
+    /// `trajectory[]` holds for it): everything else not in a compactable range.
     pub other: usize,
 }
 

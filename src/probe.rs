@@ -1518,7 +1518,6 @@ impl Wanted {
             .map(|(p, m, ok, _)| (p, m, ok))
     }
 
-    /// The first unit that would carry the obligation but says it is done (`Summary::settled`).
     /// The line that names the fact best (its terms, with no word of absence needed): for a
     /// null result no clause carries.
     fn named_only(&self, summary: &Summary) -> Option<(u32, u64)> {
@@ -1529,6 +1528,7 @@ impl Wanted {
             .max_by_key(|&(p, m)| (m.count_ones(), std::cmp::Reverse(p)))
     }
 
+    /// The first unit that would carry the obligation but says it is done (`Summary::settled`).
     fn said_done(&self, summary: &Summary) -> Option<(u32, u64)> {
         summary
             .places(&self.keys, false, self.heed_let_go)

@@ -441,14 +441,19 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
     }
 
     // The window: null, or from a turn on to the last; after the first turn only past an event
-    // (a compaction, a reset) that took what lies before it out of view.
+    // (a reset) or a compaction whose replaced turns end before it, which took them out of view.
     match &v["window"] {
         Value::Null => {}
         w => match span(w) {
             Some((a, b)) if a <= b && b + 1 == n => {
                 let event_before = turns[..a.min(n)].iter().any(|t| t["role"] == "event");
-                if a > 0 && !event_before && compactions.is_empty() {
-                    bad(format!("window {w} with no event before it"));
+                let replaced_before = compactions
+                    .iter()
+                    .any(|c| span(&c["replaced"]).is_some_and(|(_, e)| e < a));
+                if a > 0 && !event_before && !replaced_before {
+                    bad(format!(
+                        "window {w} with nothing taken out of view before it"
+                    ));
                 }
             }
             _ => bad(format!("window {w}")),

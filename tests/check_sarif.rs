@@ -213,6 +213,21 @@ fn sarif_with_no_findings_and_with_unreadable_input_is_valid() {
     let at = &notes[0]["locations"][0]["physicalLocation"];
     assert_eq!(at["artifactLocation"]["uri"], "no-such-dir/run.jsonl");
     assert!(at.get("region").is_none(), "{at}");
+    // Outside the root: an absolute URI, its `..` folded away (it cannot be canonicalized).
+    let (_, log) = sarif_of(&["../no-such-dir-64/../gone/run.jsonl"], &root());
+    validate(&log);
+    let notes = &log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    let uri = notes[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let parent = root()
+        .canonicalize()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("gone/run.jsonl");
+    assert_eq!(uri, format!("file://{}", parent.display()), "{notes}");
 }
 
 /// A reader's warning about a log it read (a line of an unexpected shape skipped) reaches the

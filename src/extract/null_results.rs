@@ -697,19 +697,27 @@ pub fn json_field(args: &str, key: &str) -> Option<String> {
 
 /// What a call looked for: the terms of its arguments' values (paths split, ids kept), not of
 /// their names, nor of what only describes or tunes the call (its `description`, an output
-/// mode, a limit, a flag); of the directory it ran in, given from the root, only its last name
-/// (`/home/me/projects/app` is where; "the docs never call slugify" names `docs/`). Arguments
-/// that are no JSON object: their terms.
+/// mode, a limit, a flag). A path given from the root counts by its last two names (its start is
+/// the workspace every call shares), and the directory the call ran in (`cwd`, `workdir`, or the
+/// `path` of a search that names its pattern) by its last name: `/home/me/app` is where, not
+/// what ("the docs never call slugify" names `docs/`). Arguments that are no JSON object: their
+/// terms.
 pub fn query_terms(info: &CallInfo, call: Option<&ToolCall>) -> Vec<String> {
     let args = call.and_then(|c| serde_json::from_str::<serde_json::Value>(&c.arguments).ok());
     let terms = match args {
         Some(serde_json::Value::Object(map)) => {
+            let searches = ["pattern", "query", "regex", "glob"]
+                .iter()
+                .any(|k| map.contains_key(*k));
             let mut text = String::new();
             for (key, value) in &map {
-                if !TUNES_THE_CALL.contains(&key.as_str()) {
-                    let place = matches!(key.as_str(), "path" | "cwd" | "dir" | "directory");
-                    values_text(value, place, &mut text);
+                if TUNES_THE_CALL.contains(&key.as_str()) {
+                    continue;
                 }
+                let place = matches!(key.as_str(), "cwd" | "workdir" | "dir" | "directory")
+                    || key.ends_with("_dir")
+                    || key == "path" && searches;
+                values_text(value, place, &mut text);
             }
             super::words::call_terms("", &text)
         }
@@ -756,8 +764,10 @@ const TUNES_THE_CALL: &[&str] = &[
 fn values_text(v: &serde_json::Value, place: bool, out: &mut String) {
     match v {
         serde_json::Value::String(s) => {
-            let s = if place && s.starts_with(['/', '~']) {
-                s.trim_end_matches('/').rsplit('/').next().unwrap_or(s)
+            // (A path given from the root opens with what every call of the run shares, the
+            // workspace and the repository: it says no more than its last names.)
+            let s = if s.starts_with(['/', '~']) && !s.contains(char::is_whitespace) {
+                last_names(s.trim_end_matches('/'), if place { 1 } else { 2 })
             } else {
                 s
             };
@@ -772,6 +782,13 @@ fn values_text(v: &serde_json::Value, place: bool, out: &mut String) {
         serde_json::Value::Object(map) => map.values().for_each(|i| values_text(i, place, out)),
         serde_json::Value::Bool(_) | serde_json::Value::Null => {}
     }
+}
+
+/// The last `n` names of a path.
+fn last_names(path: &str, n: usize) -> &str {
+    path.rmatch_indices('/')
+        .nth(n - 1)
+        .map_or(path, |(i, _)| &path[i + 1..])
 }
 
 struct Hit {
@@ -1141,6 +1158,22 @@ mod tests {
                 r#"{"command": "node assets/build.js", "description": "Verify highlight bundles", "timeout": 30000}"#
             ),
             stems(&["node", "assets", "build"])
+        );
+        // The directory a command ran in, by any name; a file given from the root as `path`, by
+        // its last two names.
+        assert_eq!(
+            query(
+                "exec_command",
+                r#"{"cmd": "rg -n retry_budget lib", "workdir": "/home/me/projects/spotter"}"#
+            ),
+            stems(&["retry_budget", "retry", "budget", "lib", "spotter"])
+        );
+        assert_eq!(
+            query(
+                "str_replace_editor",
+                r#"{"command": "view", "path": "/workspace/src/expr/match.c"}"#
+            ),
+            stems(&["view", "expr", "match"])
         );
         // A relative path is what it names; arguments that are no object keep their terms.
         assert_eq!(

@@ -79,13 +79,14 @@ pub fn shape(bytes: &[u8]) -> Shape {
 /// it came from would be.
 pub struct Documents {
     pub docs: Vec<Shape>,
-    /// The last one, cut off (a results file still being written): where it starts, and why.
-    pub cut: Option<(usize, JsonError)>,
+    /// The one that does not parse, after them (cut off, as a results file still being written,
+    /// or broken): where it starts, and why. What follows it is not read.
+    pub broken: Option<(usize, JsonError)>,
 }
 
-/// The arrays of `bytes` when it is such a run: at least two pieces, every one but a last cut
-/// off parsing (a byte order mark opening a joined file is no content). None for anything
-/// else, one array included.
+/// The arrays of `bytes` when it is such a run: at least two pieces, each opening with `[`,
+/// every one before the first that does not parse a whole array (a byte order mark opening a
+/// joined file is no content). None for anything else, one array included.
 pub fn documents(bytes: &[u8]) -> Option<Documents> {
     let next = |mut at: usize| loop {
         match bytes.get(at) {
@@ -105,16 +106,16 @@ pub fn documents(bytes: &[u8]) -> Option<Documents> {
                 at = next(v.span.end);
                 docs.push(Shape::Document(v));
             }
-            Err(e) if !docs.is_empty() && e.offset >= bytes.trim_ascii_end().len() => {
+            Err(e) if !docs.is_empty() => {
                 return Some(Documents {
                     docs,
-                    cut: Some((at, e)),
+                    broken: Some((at, e)),
                 })
             }
             Err(_) => return None,
         }
     }
-    (docs.len() > 1).then_some(Documents { docs, cut: None })
+    (docs.len() > 1).then_some(Documents { docs, broken: None })
 }
 
 /// How many JSON values (up to `max`) follow one another from `at`: lines that parse, or runs

@@ -353,20 +353,13 @@ impl ValueRuns {
             // (Innermost first: descending.)
             e.unclosed.binary_search_by(|p| opens_at.cmp(p)).is_ok()
         });
-        if let Some(e) = failed_with {
-            // Left open by the value that failed: broken where that one broke, as a parse would
-            // find it; a lone opener reads on at the next value, a cut line is a broken line.
+        if failed_with.is_some() {
+            // Left open by the value that failed, and reported with it: a lone opener reads on
+            // at the next value, said nothing of again; a cut line is a broken line.
             return lone.then(|| ValueRun {
                 values: Vec::new(),
                 next: next_value(bytes, start, true),
-                broken: Some(Broken {
-                    start,
-                    error: json::JsonError {
-                        offset: e.offset,
-                        message: e.message.clone(),
-                        unclosed: Vec::new(),
-                    },
-                }),
+                broken: None,
             });
         }
         let cut = !lone
@@ -805,9 +798,19 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
                 out.issues.extend(one.issues);
                 out.compressed.extend(one.compressed);
             }
-            if let Some((start, e)) = &documents.cut {
+            if let Some((start, e)) = &documents.broken {
                 let span = Span::new(*start, (e.offset + 1).clamp(*start, bytes.len()));
-                cut_off(&mut out, span, "value", &e.message);
+                if e.offset >= bytes.trim_ascii_end().len() {
+                    cut_off(&mut out, span, "value", &e.message);
+                } else {
+                    out.error(
+                        span,
+                        format!(
+                            "skipped an array that is not valid JSON, and what follows it: {}",
+                            e.message
+                        ),
+                    );
+                }
             }
             out
         }
@@ -1102,8 +1105,8 @@ mod tests {
         assert_eq!(&src[turns[2].span.start..turns[2].span.end], pretty[2]);
 
         // A record cut off mid-write whose inner objects open lines of their own (`indent=0`):
-        // one error where it starts and one where its inner object does, each naming where the
-        // value broke (the next record's `{`), and the next record is read.
+        // one error, where it starts, naming where the value broke (the next record's `{`), and
+        // the next record is read.
         let flat = |e: &str| {
             let v: serde_json::Value = serde_json::from_str(e).unwrap();
             let mut s = Vec::new();
@@ -1117,11 +1120,9 @@ mod tests {
         let cut = &second[..second[inner..].find(",\n").unwrap() + inner + 1];
         let src = format!("{}\n{cut}\n{}\n", flat(EVENTS[0]), flat(EVENTS[2]));
         let out = read(src.as_bytes(), None);
-        assert_eq!(out.issues.len(), 2, "{:?}", out.issues);
-        assert!(out
-            .issues
-            .iter()
-            .all(|i| i.message.ends_with("(found '{')")));
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert!(out.issues[0].message.ends_with("(found '{')"));
+        assert_eq!(out.issues[0].span.start, flat(EVENTS[0]).len() + 1);
         assert_eq!(out.trajectories[0].turns.len(), 2);
     }
 
@@ -1183,9 +1184,15 @@ mod tests {
             .message
             .starts_with("the last value is cut off"));
         assert_eq!(out.issues[0].span.start, 2 * (a.len() + 1));
-        // Broken in the middle: no join (what follows a broken array cannot be told).
-        let out = read(format!("{a}\n{}\n{b}\n", &b[..40]).as_bytes(), None);
-        assert!(out.trajectories.len() < 2);
+        // Broken in the middle: those before it are read; it and what follows it are an error
+        // where it starts (where the next one would open cannot be told).
+        let src = format!("{a}\n{}\n{b}\n", &b[..40]);
+        let out = read(src.as_bytes(), None);
+        assert_eq!(out.trajectories.len(), 1);
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert_eq!(out.issues[0].severity, Severity::Error);
+        assert!(out.issues[0].message.starts_with("skipped an array"));
+        assert_eq!(out.issues[0].span.start, a.len() + 1);
         // An empty first array (a run that wrote nothing) does not decide the format; a byte
         // order mark opening each file joined on one line is no content.
         let out = read(format!("[]\n{a}\n").as_bytes(), None);
