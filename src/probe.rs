@@ -1698,56 +1698,34 @@ pub fn carried(
         Some((p, m, ok)) => (ok, wanted.found(m), Some(summary.place(p, wanted.absence))),
         None => (false, Vec::new(), None),
     };
-    // A line that would carry the open obligation but says it is done contradicts it.
-    if let Some((p, m)) = (!carried && wanted.obligation)
-        .then(|| wanted.said_done(summary))
-        .flatten()
-    {
+    // A place that names it but does not carry it: a line that would carry the open obligation
+    // but says it is done (it contradicts it), one that names it only where it lets it go, or
+    // one that names a null result but never says it was absent or failed. That line is what
+    // the summary holds of it.
+    let named_but = (!carried)
+        .then(|| {
+            let said_done = || wanted.obligation.then(|| wanted.said_done(summary)).flatten();
+            let let_go = || wanted.heed_let_go.then(|| wanted.let_go(summary)).flatten();
+            let named = || wanted.absence.then(|| wanted.named_only(summary)).flatten();
+            said_done()
+                .map(|pm| (pm, "in a line that says it is done, but it is still open"))
+                .or_else(|| {
+                    let_go().map(|pm| {
+                        (
+                            pm,
+                            "only where it lets it go (skipped, not needed, won't do), but it is still open",
+                        )
+                    })
+                })
+                .or_else(|| named().map(|pm| (pm, "but never says it was absent or failed")))
+        })
+        .flatten();
+    if let Some(((p, m), how)) = named_but {
         let found = wanted.found(m);
         return FactCheck {
             fact: fact.id,
             carried: false,
-            why: format!(
-                "dropped: the summary names it ({}) in a line that says it is done, but it is still open",
-                quote(&found)
-            ),
-            wanted: std::mem::take(&mut wanted.keys),
-            found,
-            at: Some(summary.place(p, false)),
-        };
-    }
-    // One that names it only where it lets it go drops it.
-    if let Some((p, m)) = (!carried && wanted.heed_let_go)
-        .then(|| wanted.let_go(summary))
-        .flatten()
-    {
-        let found = wanted.found(m);
-        return FactCheck {
-            fact: fact.id,
-            carried: false,
-            why: format!(
-                "dropped: the summary names it ({}) only where it lets it go (skipped, not needed, won't do), but it is still open",
-                quote(&found)
-            ),
-            wanted: std::mem::take(&mut wanted.keys),
-            found,
-            at: Some(summary.place(p, false)),
-        };
-    }
-    // A null result the summary names where it never says it was absent or failed: that line is
-    // what the summary holds of it.
-    if let Some((p, m)) = (!carried && wanted.absence)
-        .then(|| wanted.named_only(summary))
-        .flatten()
-    {
-        let found = wanted.found(m);
-        return FactCheck {
-            fact: fact.id,
-            carried: false,
-            why: format!(
-                "dropped: the summary names it ({}) but never says it was absent or failed",
-                quote(&found)
-            ),
+            why: format!("dropped: the summary names it ({}) {how}", quote(&found)),
             wanted: std::mem::take(&mut wanted.keys),
             found,
             at: Some(summary.place(p, false)),

@@ -1126,18 +1126,22 @@ mod tests {
         Lexicon::builtin()
     }
 
+    fn tool_call(name: &str, arguments: &str) -> ToolCall {
+        ToolCall {
+            id: None,
+            name: name.into(),
+            arguments: arguments.into(),
+            span: crate::source::Span::new(0, 1),
+            result_turn: None,
+        }
+    }
+
     /// What a call looked for is in its arguments' values: not their names, not the call's own
     /// description or output settings, and of a directory given from the root its last name.
     #[test]
     fn a_query_is_what_the_arguments_name() {
         let query = |name: &str, arguments: &str| {
-            let call = ToolCall {
-                id: None,
-                name: name.into(),
-                arguments: arguments.into(),
-                span: crate::source::Span::new(0, 1),
-                result_turn: None,
-            };
+            let call = tool_call(name, arguments);
             query_terms(&CallInfo::of(&call, &lex()), Some(&call))
         };
         let stems = |words: &[&str]| {
@@ -1190,13 +1194,7 @@ mod tests {
     #[test]
     fn an_editor_given_a_path_alone_reads_and_a_tool_named_for_a_write_writes() {
         let kind = |name: &str, arguments: &str| {
-            let call = ToolCall {
-                id: None,
-                name: name.into(),
-                arguments: arguments.into(),
-                span: crate::source::Span::new(0, 1),
-                result_turn: None,
-            };
+            let call = tool_call(name, arguments);
             let info = super::super::calls::CallInfo::of(&call, &lex());
             (info.kind, info.families.contains(&"edit".to_string()))
         };
@@ -1553,13 +1551,10 @@ mod tests {
     fn a_build_prints_nothing_when_clean() {
         let l = lex();
         let kind = |command: &str| {
-            let call = ToolCall {
-                id: None,
-                name: "Bash".into(),
-                arguments: serde_json::json!({ "command": command }).to_string(),
-                span: crate::source::Span::new(0, 1),
-                result_turn: None,
-            };
+            let call = tool_call(
+                "Bash",
+                &serde_json::json!({ "command": command }).to_string(),
+            );
             CallKind::of(Some(&call), &l)
         };
         assert_eq!(kind("mix compile"), CallKind::Write);
