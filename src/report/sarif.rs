@@ -229,14 +229,9 @@ impl Renderer for Sarif {
 
     fn footer(&self, out: &mut dyn Write, run: &RunSummary) -> io::Result<()> {
         let errors = run.errors.iter().map(|e| {
-            let mut region = serde_json::Map::new();
-            if let Some(p) = e.at {
-                region.insert("startLine".into(), p.line.into());
-                region.insert("startColumn".into(), p.column.into());
-            }
             let mut place = json!({"artifactLocation": artifact(&e.uri)});
-            if !region.is_empty() {
-                place["region"] = Value::Object(region);
+            if let Some(p) = e.at {
+                place["region"] = json!({"startLine": p.line, "startColumn": p.column});
             }
             json!({
                 "level": "error",
