@@ -1218,6 +1218,29 @@ fn rule_docs_are_printed_by_name_or_code() {
     let family: serde_json::Value =
         serde_json::from_str(&trajlint(&["rule", "NR", "--json"], &root(), None).stdout).unwrap();
     assert_eq!(family.as_array().unwrap().len(), 2);
+    // A comma list, as selectors take: each rule once, in catalogue order; a bad piece is named.
+    let listed = trajlint(&["rule", "ob002, NR001,nr"], &root(), None);
+    let headings: Vec<&str> = listed
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("# "))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "# unacknowledged-null-result (NR001)",
+            "# repeated-null-query (NR002)",
+            "# ignored-retry (OB002)"
+        ]
+    );
+    let bad = trajlint(&["rule", "NR001,OB01"], &root(), None);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr
+            .contains("no rule named `OB01` (did you mean `OB001`?)"),
+        "{}",
+        bad.stderr
+    );
     let all = trajlint(&["rules"], &root(), None);
     assert_eq!(all.stdout.matches("## What it does").count(), 10);
     let list = trajlint(&["rules", "--list"], &root(), None);

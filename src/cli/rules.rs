@@ -6,11 +6,11 @@ use trajlint::lint::{subkind_phrase, Catalogue, Rule, SUBKINDS};
 
 #[derive(clap::Args)]
 pub struct RuleArgs {
-    /// A rule name (`dangling-commitment`) or code (`OB001`); a code prefix (`NR`) shows each
-    /// rule under it.
+    /// A rule name (`dangling-commitment`) or code (`OB001`); a code prefix (`NR`) or a comma
+    /// list (`NR001,OB002`) shows each rule it names.
     #[arg(value_name = "NAME|CODE")]
     pub rule: String,
-    /// Print the rule as JSON (for a code prefix, an array of them).
+    /// Print the rule as JSON (for a code prefix or a list, an array of them).
     #[arg(long)]
     pub json: bool,
 }
@@ -84,15 +84,20 @@ pub fn rule(args: &RuleArgs) -> ExitCode {
             print(&markdown(r))
         };
     }
-    // A code prefix (as `--select` takes): each rule under it.
-    let Ok(hits) = cat.resolve(&args.rule) else {
-        eprintln!(
-            "error: no rule named `{}`{}; `trajlint rules --list` lists them",
-            args.rule.trim(),
-            cat.did_you_mean(&args.rule)
-        );
-        return ExitCode::from(2);
-    };
+    // Code prefixes and comma lists (as `--select` takes them): each rule they name.
+    let mut hits = Vec::new();
+    for s in args.rule.split(',').map(str::trim) {
+        let Ok(found) = cat.resolve(s) else {
+            eprintln!(
+                "error: no rule named `{s}`{}; `trajlint rules --list` lists them",
+                cat.did_you_mean(s)
+            );
+            return ExitCode::from(2);
+        };
+        hits.extend(found);
+    }
+    hits.sort_unstable();
+    hits.dedup();
     let rules = hits.iter().map(|&i| &cat.rules[i]);
     if args.json {
         let all: Vec<serde_json::Value> = rules.map(|r| json(r)).collect();
