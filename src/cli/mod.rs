@@ -34,6 +34,7 @@ use trajlint::formats::Severity;
 use trajlint::lint::config::Config;
 use trajlint::lint::Catalogue;
 use trajlint::model::Format;
+use trajlint::report::output::plural;
 use trajlint::source::SourceFile;
 use trajlint::FileReport;
 
@@ -142,9 +143,9 @@ pub fn drop_excluded(
     });
     config.file.as_ref().filter(|_| excluded > 0).map(|f| {
         format!(
-            "; {excluded} file{} found {} excluded by `exclude` in {}",
-            if excluded == 1 { "" } else { "s" },
-            if excluded == 1 { "is" } else { "are" },
+            "; {excluded} {} found {} excluded by `exclude` in {}",
+            plural(excluded, "file", "files"),
+            plural(excluded, "is", "are"),
             f.display()
         )
     })

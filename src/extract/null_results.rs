@@ -759,8 +759,8 @@ const TUNES_THE_CALL: &[&str] = &[
     "run_in_background",
 ];
 
-/// The string and number values under `v`, a line each (`place`: a directory searched in,
-/// of which an absolute path gives only its last name).
+/// The string and number values under `v`, a line each; a path given from the root, by its last
+/// two names (`place`, the directory the call ran in: its last name).
 fn values_text(v: &serde_json::Value, place: bool, out: &mut String) {
     match v {
         serde_json::Value::String(s) => {

@@ -238,19 +238,13 @@ fn scan_jsonl(
                     }
                 }
                 if let Some(b) = run.broken {
-                    // (Named where the value starts: its parse may fail far into the next.)
-                    let span = Span::new(b.start, (b.error.offset + 1).clamp(b.start, bytes.len()));
-                    if b.error.offset >= bytes.trim_ascii_end().len() {
-                        cut_off(out, span, "value", &b.error.message);
-                    } else {
-                        out.error(
-                            span,
-                            format!(
-                                "skipped a value that is not valid JSON: {}",
-                                b.error.message
-                            ),
-                        );
-                    }
+                    broken_value(
+                        out,
+                        bytes,
+                        b.start,
+                        &b.error,
+                        "a value that is not valid JSON",
+                    );
                 }
                 start = run.next;
                 continue;
@@ -278,6 +272,18 @@ fn scan_jsonl(
             }
         }
         start = end + 1;
+    }
+}
+
+/// A value starting at `start` that does not parse, reported where it starts (its parse may fail
+/// far into the next): the last value cut off when it fails at the end of the input, else
+/// skipped, as `what` says.
+fn broken_value(out: &mut ReadOutput, bytes: &[u8], start: usize, e: &json::JsonError, what: &str) {
+    let span = Span::new(start, (e.offset + 1).clamp(start, bytes.len()));
+    if e.offset >= bytes.trim_ascii_end().len() {
+        cut_off(out, span, "value", &e.message);
+    } else {
+        out.error(span, format!("skipped {what}: {}", e.message));
     }
 }
 
@@ -799,18 +805,13 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
                 out.compressed.extend(one.compressed);
             }
             if let Some((start, e)) = &documents.broken {
-                let span = Span::new(*start, (e.offset + 1).clamp(*start, bytes.len()));
-                if e.offset >= bytes.trim_ascii_end().len() {
-                    cut_off(&mut out, span, "value", &e.message);
-                } else {
-                    out.error(
-                        span,
-                        format!(
-                            "skipped an array that is not valid JSON, and what follows it: {}",
-                            e.message
-                        ),
-                    );
-                }
+                broken_value(
+                    &mut out,
+                    bytes,
+                    *start,
+                    e,
+                    "an array that is not valid JSON, and what follows it",
+                );
             }
             out
         }
