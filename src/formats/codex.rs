@@ -19,7 +19,6 @@ use super::{jsonl_objects, push_content, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
-use std::collections::HashSet;
 
 /// User-role messages the harness injects (context, instructions, markers), read as System.
 const INJECTED_PREFIXES: [&str; 19] = [
@@ -101,7 +100,6 @@ pub(super) fn read_records(
         open_compaction: None,
         user_starts: Vec::new(),
         user_scanned: 0,
-        noted: HashSet::new(),
         sources,
     };
     for &(span, rec) in records {
@@ -163,7 +161,6 @@ struct Reader<'a> {
     /// a rollback finds where to cut without reading every turn again.
     user_starts: Vec<usize>,
     user_scanned: usize,
-    noted: HashSet<String>,
     sources: Sources,
 }
 
@@ -191,7 +188,7 @@ impl Reader<'_> {
                 "event_msg" => self.event(span, payload),
                 "compacted" => self.compacted(span, payload),
                 "turn_context" => {}
-                _ => self.note_once(out, span, format!("record type `{ty}`")),
+                _ => skipped(out, span, format!("record type `{ty}`")),
             }
             return;
         }
@@ -211,18 +208,7 @@ impl Reader<'_> {
             }
             return;
         }
-        self.note_once(out, span, "record without a type".to_string());
-    }
-
-    fn note_once(&mut self, out: &mut ReadOutput, span: Span, what: String) {
-        if self.noted.insert(what.clone()) {
-            out.note(
-                span,
-                format!(
-                    "skipped {what}, not known to this reader (further ones are skipped silently)"
-                ),
-            );
-        }
+        skipped(out, span, "record without a type".to_string());
     }
 
     /// Pushes a turn that is not part of an assistant run (and ends any open run).
@@ -372,7 +358,7 @@ impl Reader<'_> {
             | "mcp_approval_request"
             | "mcp_approval_response"
             | "item_reference" => {}
-            _ => self.note_once(out, span, format!("response item type `{ty}`")),
+            _ => skipped(out, span, format!("response item type `{ty}`")),
         }
     }
 
@@ -678,6 +664,14 @@ fn exec_header(text: &str) -> Signals {
         exit_code: signals.exit_code,
         ..Signals::default()
     }
+}
+
+/// A record this reader does not know, said once per file.
+fn skipped(out: &mut ReadOutput, span: Span, what: String) {
+    out.note_once(
+        span,
+        format!("skipped {what}, not known to this reader (further ones are skipped silently)"),
+    );
 }
 
 #[cfg(test)]

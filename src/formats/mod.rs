@@ -33,6 +33,7 @@ use crate::json::{self, Doc, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, Trajectory, Turn};
 use crate::source::Span;
 pub use detect::Shape;
+use std::collections::HashSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -68,6 +69,9 @@ pub struct ReadOutput {
     /// Regions of the file whose content was read decompressed (a deflated ZIP entry): a
     /// position inside one is the whole region, no finer.
     pub compressed: Vec<Span>,
+    /// The notes said once per file (`note_once`), by message: joined documents read one by
+    /// one still say each once.
+    once: HashSet<String>,
 }
 
 impl ReadOutput {
@@ -88,6 +92,24 @@ impl ReadOutput {
 
     pub fn note(&mut self, span: Span, message: impl Into<String>) {
         self.issue(Severity::Note, span, message, None);
+    }
+
+    /// A note said once per file, however often its cause repeats.
+    pub fn note_once(&mut self, span: Span, message: String) {
+        if self.once.insert(message.clone()) {
+            self.note(span, message);
+        }
+    }
+
+    /// Adds what another document of the same file read (`note_once`'s notes still once).
+    fn absorb(&mut self, other: ReadOutput) {
+        self.trajectories.extend(other.trajectories);
+        self.compressed.extend(other.compressed);
+        for issue in other.issues {
+            if !other.once.contains(&issue.message) || self.once.insert(issue.message.clone()) {
+                self.issues.push(issue);
+            }
+        }
     }
 
     pub fn issue(
@@ -799,10 +821,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
                 let f = forced
                     .or_else(|| detect::detect_shape(bytes, doc))
                     .unwrap_or(format);
-                let one = read_as(f, bytes, doc);
-                out.trajectories.extend(one.trajectories);
-                out.issues.extend(one.issues);
-                out.compressed.extend(one.compressed);
+                out.absorb(read_as(f, bytes, doc));
             }
             if let Some((start, e)) = &documents.broken {
                 broken_value(
@@ -1205,6 +1224,23 @@ mod tests {
         let out = read(format!("{events}\n{a}\n").as_bytes(), None);
         let formats: Vec<Format> = out.trajectories.iter().map(|t| t.format).collect();
         assert_eq!(formats, [Format::Openhands, Format::OpenaiChat]);
+    }
+
+    /// A note said once per file is said once for the whole file, not once per joined array.
+    #[test]
+    fn a_note_once_per_file_is_once_over_joined_arrays() {
+        let run = r#"[{"id":0,"source":"user","action":"message","args":{"content":"Fix it."}},{"id":1,"source":"agent","action":"frobnicate","args":{}}]"#;
+        let notes = |src: &str| {
+            let out = read(src.as_bytes(), None);
+            assert_eq!(out.format, Some(Format::Openhands));
+            let notes: Vec<usize> = out.issues.iter().map(|i| i.span.start).collect();
+            (out.trajectories.len(), notes)
+        };
+        // (Said at the event.)
+        assert_eq!(notes(run), (1, vec![run.find(r#"{"id":1"#).unwrap()]));
+        let (read, at) = notes(&format!("{run}\n{run}\n{run}\n"));
+        assert_eq!(read, 3);
+        assert_eq!(at, notes(run).1, "the first array's note alone");
     }
 
     /// A line holding a value and then something that is not one stays a broken line.

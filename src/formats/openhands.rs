@@ -27,12 +27,11 @@ use super::{
 use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Openhands);
     let d = Doc::new(bytes);
-    let mut noted = HashSet::new();
     match shape {
         Shape::JsonLines => {
             // A line holding a whole run (eval output) is read as it is parsed, and its parse
@@ -41,7 +40,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             let mut kept: Vec<Line> = Vec::new();
             each_jsonl_object(bytes, &mut out, |line, out| {
                 if d.get(&line.value, "history").is_some() {
-                    if let Some(t) = read_record(&d, &line.value, line.span, out, &mut noted) {
+                    if let Some(t) = read_record(&d, &line.value, line.span, out) {
                         out.trajectories.push(t);
                     }
                 } else {
@@ -65,7 +64,6 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 } else {
                     note_once(
                         &mut out,
-                        &mut noted,
                         line.span,
                         "skipped a line that is neither a run record (with `history`) nor an event",
                     );
@@ -74,7 +72,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             if !events.is_empty() {
                 let mut r = Events::new(d, Span::new(0, bytes.len()));
                 for e in events {
-                    r.event(e, &mut out, &mut noted);
+                    r.event(e, &mut out);
                 }
                 if let Some(t) = r.finish() {
                     out.trajectories.push(t);
@@ -117,7 +115,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                         .is_some_and(|i| d.get(i, "history").is_some());
                     if records {
                         for item in items {
-                            if let Some(t) = read_record(&d, item, item.span, &mut out, &mut noted)
+                            if let Some(t) = read_record(&d, item, item.span, &mut out)
                             {
                                 out.trajectories.push(t);
                             }
@@ -125,7 +123,7 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     } else {
                         let mut r = Events::new(d, doc.span);
                         for e in items {
-                            r.event(e, &mut out, &mut noted);
+                            r.event(e, &mut out);
                         }
                         if let Some(t) = r.finish() {
                             out.trajectories.push(t);
@@ -140,14 +138,14 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                 {
                     let mut r = Events::new(d, doc.span);
                     for e in d.get(doc, "trajectory").map_or(&[][..], |t| d.items(t)) {
-                        r.event(e, &mut out, &mut noted);
+                        r.event(e, &mut out);
                     }
                     if let Some(t) = r.finish() {
                         out.trajectories.push(t);
                     }
                 }
                 Kind::Object(_) if d.get(doc, "history").is_some() => {
-                    if let Some(t) = read_record(&d, doc, doc.span, &mut out, &mut noted) {
+                    if let Some(t) = read_record(&d, doc, doc.span, &mut out) {
                         out.trajectories.push(t);
                     }
                 }
@@ -169,10 +167,8 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
 }
 
 /// A note reported once per file, however often its cause repeats.
-fn note_once(out: &mut ReadOutput, noted: &mut HashSet<String>, span: Span, message: &str) {
-    if noted.insert(message.to_string()) {
-        out.note(span, format!("{message} (reported once per file)"));
-    }
+fn note_once(out: &mut ReadOutput, span: Span, message: &str) {
+    out.note_once(span, format!("{message} (reported once per file)"));
 }
 
 fn is_event(d: &Doc, v: &Value) -> bool {
@@ -193,13 +189,7 @@ pub fn v0_event_in(bytes: &[u8]) -> Option<bool> {
 }
 
 /// One run record (`{instance_id, history, error, …}` or a resolver `{issue, history, …}`).
-fn read_record(
-    d: &Doc,
-    rec: &Value,
-    span: Span,
-    out: &mut ReadOutput,
-    noted: &mut HashSet<String>,
-) -> Option<Trajectory> {
+fn read_record(d: &Doc, rec: &Value, span: Span, out: &mut ReadOutput) -> Option<Trajectory> {
     if !matches!(rec.kind, Kind::Object(_)) {
         out.warn(rec.span, "skipped a run record that is not a JSON object");
         return None;
@@ -241,10 +231,10 @@ fn read_record(
             // Before 0.9 the history was a list of [action, observation] pairs.
             Kind::Array(pair) => {
                 for e in pair {
-                    r.event(e, out, noted);
+                    r.event(e, out);
                 }
             }
-            _ => r.event(item, out, noted),
+            _ => r.event(item, out),
         }
     }
     if let Some(err) = run_error(d, rec) {
@@ -319,7 +309,7 @@ impl<'a> Events<'a> {
         i
     }
 
-    fn event(&mut self, e: &Value, out: &mut ReadOutput, noted: &mut HashSet<String>) {
+    fn event(&mut self, e: &Value, out: &mut ReadOutput) {
         let d = self.d;
         if !matches!(e.kind, Kind::Object(_)) {
             out.warn(e.span, "skipped an event that is not a JSON object");
@@ -327,21 +317,20 @@ impl<'a> Events<'a> {
         }
         if let Some(a) = d.get(e, "action") {
             let name = d.str(a).unwrap_or_default();
-            self.action(e, &name, noted, out);
+            self.action(e, &name, out);
         } else if let Some(o) = d.get(e, "observation") {
             let name = d.str(o).unwrap_or_default();
             self.observation(e, &name);
         } else {
             note_once(
                 out,
-                noted,
                 e.span,
                 "skipped an event with neither `action` nor `observation`",
             );
         }
     }
 
-    fn action(&mut self, e: &Value, name: &str, noted: &mut HashSet<String>, out: &mut ReadOutput) {
+    fn action(&mut self, e: &Value, name: &str, out: &mut ReadOutput) {
         let d = self.d;
         // New events keep parameters in `args`; the old flat ones on the event itself.
         let args = d
@@ -414,7 +403,6 @@ impl<'a> Events<'a> {
                 if !KNOWN_CALLS.contains(&name) {
                     note_once(
                         out,
-                        noted,
                         e.span,
                         &format!(
                             "action `{name}` is not known to this reader; read as a tool call"
