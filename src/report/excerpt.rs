@@ -261,7 +261,7 @@ impl<'a> SourceCode for Excerpt<'a> {
                 start = ws - ELLIPSIS.len();
             }
             this.work.fetch_add(we - ws, Ordering::Relaxed);
-            data.extend_from_slice(&sanitize(&b[ws..we]));
+            data.extend_from_slice(&printable(sanitize(&b[ws..we])));
             if we < le {
                 data.extend_from_slice(ELLIPSIS);
             }
@@ -361,6 +361,19 @@ mod tests {
         // The label's bytes sit at the same offset from the excerpt's start as in the file.
         assert_eq!(&data.as_bytes()[at - start..at - start + 3], b"XYZ");
         assert!(data.len() < 2 * WINDOW + 20);
+    }
+
+    /// A long line's window shows its control characters as short lines do: a terminal escape
+    /// or a carriage return in a log must not reach the terminal from either.
+    #[test]
+    fn long_line_window_hides_control_characters() {
+        let line = format!("{} 10%\r50%\x1b]0;title\x07\x1b[2J done XYZ", "x".repeat(1000));
+        let f = SourceFile::new("t", None, format!("{line}\n").into_bytes());
+        let x = Excerpt::new(&f, "t", 1);
+        let at = line.find("XYZ").unwrap();
+        let (data, start, _, _) = read(&x, at, at + 3, 1);
+        assert!(data.ends_with(" 10%?50%?]0;title??[2J done XYZ"), "{data:?}");
+        assert_eq!(&data.as_bytes()[at - start..at - start + 3], b"XYZ");
     }
 
     #[test]
