@@ -590,6 +590,43 @@ fn a_baseline_that_names_none_of_the_files_checked_is_said() {
     assert!(!r.stderr.contains("names none"), "{}", r.stderr);
 }
 
+/// A run that could not read an input (a path mistyped, a directory with no log) leaves the
+/// baseline as it was: written, it would lose the entries of what it did not read.
+#[test]
+fn a_failed_run_does_not_write_over_the_baseline() {
+    let dir = scratch("baseline-kept");
+    copy_fixture(&dir, "session.jsonl", "runs/a.jsonl");
+    copy_fixture(&dir, "compacted.jsonl", "runs/b.jsonl");
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["check", "--isolated"];
+        all.extend_from_slice(args);
+        trajlint(&all, &dir, None)
+    };
+    assert_eq!(run(&["runs", "--write-baseline", "b.json"]).code, 0);
+    let written = std::fs::read(dir.join("b.json")).unwrap();
+    for (args, why) in [
+        (&["empty", "--write-baseline", "b.json"][..], "no log was checked"),
+        (
+            &["runs/a.jsonl", "runs/typo.jsonl", "--write-baseline", "b.json"][..],
+            "1 input could not be read (written now, it would lose its findings)",
+        ),
+    ] {
+        let r = run(args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("error: the baseline b.json is left as it was: {why}")),
+            "{}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("Wrote"), "{}", r.stderr);
+        assert_eq!(std::fs::read(dir.join("b.json")).unwrap(), written);
+    }
+    // What it read is still baselined: the run that reads everything passes.
+    assert_eq!(run(&["runs", "--baseline", "b.json"]).code, 0);
+}
+
 #[test]
 fn a_baseline_passes_old_findings_and_fails_new_ones() {
     let dir = scratch("baseline");

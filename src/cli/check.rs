@@ -20,7 +20,7 @@ use trajlint::lint::{
     check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
 };
 use trajlint::report::output::{
-    FileResult, InputError, Position, ReaderWarning, Renderer, RunSummary, Statistics,
+    plural, FileResult, InputError, Position, ReaderWarning, Renderer, RunSummary, Statistics,
     StatisticsForm,
 };
 use trajlint::report::{concise, full, github, json, junit, sarif};
@@ -78,7 +78,8 @@ pub struct CheckArgs {
     /// Leave out the findings this baseline file holds.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
-    /// Write every current finding to this baseline file (and print none).
+    /// Write every current finding to this baseline file (and print none); a run that cannot
+    /// read an input leaves the file as it was (exit 2).
     #[arg(long, value_name = "FILE", conflicts_with = "output_file")]
     pub write_baseline: Option<PathBuf>,
     /// Print the number of findings per rule instead of the findings (a row a rule: count, code,
@@ -483,20 +484,35 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     }
 
     if let Some(path) = &args.write_baseline {
+        // A baseline written from a run that missed inputs would drop their entries (or, with
+        // no log found, all of them): the one there stays as it is.
+        if !summary.errors.is_empty() || no_log {
+            let missed = summary.errors.len();
+            eprintln!(
+                "error: the baseline {} is left as it was: {}",
+                path.display(),
+                if no_log {
+                    "no log was checked".to_string()
+                } else {
+                    format!(
+                        "{missed} {} could not be read (written now, it would lose {} findings)",
+                        plural(missed, "input", "inputs"),
+                        plural(missed, "its", "their")
+                    )
+                }
+            );
+            return ExitCode::from(2);
+        }
         let n = baseline_entries.len();
         if let Err(e) = baseline::write(path, baseline_entries) {
             return usage_error(format!("{}: {}", path.display(), super::why(&e)));
         }
         eprintln!(
             "Wrote {n} {} to the baseline {}.",
-            if n == 1 { "finding" } else { "findings" },
+            plural(n, "finding", "findings"),
             path.display()
         );
-        return if summary.errors.is_empty() && !no_log {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(2)
-        };
+        return ExitCode::SUCCESS;
     }
 
     if let Err(e) = output.finish(&summary) {
