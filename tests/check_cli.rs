@@ -606,17 +606,26 @@ fn a_failed_run_does_not_write_over_the_baseline() {
     assert_eq!(run(&["runs", "--write-baseline", "b.json"]).code, 0);
     let written = std::fs::read(dir.join("b.json")).unwrap();
     for (args, why) in [
-        (&["empty", "--write-baseline", "b.json"][..], "no log was checked"),
         (
-            &["runs/a.jsonl", "runs/typo.jsonl", "--write-baseline", "b.json"][..],
+            &["empty", "--write-baseline", "b.json"][..],
+            "no log was checked",
+        ),
+        (
+            &[
+                "runs/a.jsonl",
+                "runs/typo.jsonl",
+                "--write-baseline",
+                "b.json",
+            ][..],
             "1 input could not be read (written now, it would lose its findings)",
         ),
     ] {
         let r = run(args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(
-            r.stderr
-                .contains(&format!("error: the baseline b.json is left as it was: {why}")),
+            r.stderr.contains(&format!(
+                "error: the baseline b.json is left as it was: {why}"
+            )),
             "{}",
             r.stderr
         );
@@ -729,6 +738,54 @@ fn stdin_is_read_and_can_be_named() {
         r.stdout
     );
     assert!(!r.stderr.contains("--stdin-filename"), "{}", r.stderr);
+    // In SARIF the name is a path as a file's is: from the working directory inside it, an
+    // absolute `file://` URI outside it.
+    let sarif_uri = |name: &str| {
+        let r = trajlint(
+            &[
+                "check",
+                "--isolated",
+                "--output-format",
+                "sarif",
+                "--stdin-filename",
+                name,
+                "-",
+            ],
+            &root(),
+            Some(&log),
+        );
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"].clone()
+    };
+    let inside = root().join("runs/to day.jsonl");
+    assert_eq!(
+        sarif_uri(inside.to_str().unwrap()),
+        serde_json::json!({"uri": "runs/to%20day.jsonl", "uriBaseId": "%SRCROOT%"})
+    );
+    let beside = root().parent().unwrap().join("elsewhere/today.jsonl");
+    assert_eq!(
+        sarif_uri("../elsewhere/today.jsonl")["uri"],
+        format!("file://{}", beside.display())
+    );
+    // Standard input that cannot be read (a directory redirected in) is named so too, its
+    // reason said as any input's.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajlint"))
+        .args([
+            "check",
+            "--isolated",
+            "--output-format",
+            "concise",
+            "--stdin-filename",
+            "runs/today.jsonl",
+            "-",
+        ])
+        .current_dir(root())
+        .stdin(std::fs::File::open(root().join("corpus")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr, "runs/today.jsonl: error: is a directory\n");
     // Given with no `-` to name, it is said to go unused.
     let r = check(&["--stdin-filename", "runs/today.jsonl", SESSION]);
     assert!(

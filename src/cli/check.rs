@@ -610,6 +610,11 @@ fn keep_inputs_safe(
     Ok(())
 }
 
+/// What standard input is called: `--stdin-filename`, or `-`.
+fn stdin_name(plan: &Plan<'_>) -> String {
+    plan.stdin_name.clone().unwrap_or_else(|| "-".into())
+}
+
 /// The parallel step for one input: read diagnostics, lint, baseline, render.
 fn one_file(
     plan: &Plan<'_>,
@@ -621,7 +626,7 @@ fn one_file(
     let mut report = match report {
         Ok(r) => r,
         Err(e) => {
-            let name = path.map_or("-".into(), display_name);
+            let name = path.map_or_else(|| stdin_name(plan), display_name);
             let key = path.map_or_else(|| name.clone(), |p| plan.config.relative(p, &plan.cwd));
             // (The reason alone: the formats name the file themselves.)
             let prefix = format!("{}: ", path.map_or("-".into(), |p| p.display().to_string()));
@@ -629,8 +634,8 @@ fn one_file(
             return failed(plan, path, (name, key), String::new(), why, None);
         }
     };
-    if let (None, Some(n)) = (path, &plan.stdin_name) {
-        report.source.name = n.clone();
+    if path.is_none() {
+        report.source.name = stdin_name(plan);
     }
     let name = path.map_or_else(|| report.source.name.clone(), display_name);
     let key_path: PathBuf = path.map_or_else(|| PathBuf::from(&name), Path::to_path_buf);
@@ -806,19 +811,22 @@ fn failed(
 /// The URI reference of an input relative to the working directory; an absolute `file://` URI,
 /// canonical (SARIF asks a producer to resolve `..`), for one outside it (a viewer cannot map
 /// `../../x` to a checkout).
+///
+/// Standard input is named by `--stdin-filename` as a path is (`-` stays `-`).
 fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
-    let rel = match path {
-        Some(p) => relative_path(p, cwd, cwd),
-        None => name.to_string(),
+    let named = PathBuf::from(name);
+    let path = match path {
+        Some(p) => p,
+        None if name == "-" => return name.into(),
+        None => &named,
     };
+    let rel = relative_path(path, cwd, cwd);
     if rel.starts_with("../") {
         // (A path that is not there, as a missing input, is made absolute as it is.)
-        let abs = path.and_then(|p| {
-            p.canonicalize()
-                .or_else(|_| std::path::absolute(p).map(|a| folded(&a)))
-                .ok()
-        });
-        if let Some(abs) = abs {
+        let abs = path
+            .canonicalize()
+            .or_else(|_| std::path::absolute(path).map(|a| folded(&a)));
+        if let Ok(abs) = abs {
             return format!("file://{}", sarif::encode_path(&abs.to_string_lossy()));
         }
     }

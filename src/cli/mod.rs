@@ -690,7 +690,7 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
             let mut buf = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut buf)
-                .map_err(|e| format!("-: {e}"))?;
+                .map_err(|e| format!("-: {}", why(&e)))?;
             Ok(SourceFile::new("-", None, buf))
         }
     }

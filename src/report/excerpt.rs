@@ -367,12 +367,18 @@ mod tests {
     /// or a carriage return in a log must not reach the terminal from either.
     #[test]
     fn long_line_window_hides_control_characters() {
-        let line = format!("{} 10%\r50%\x1b]0;title\x07\x1b[2J done XYZ", "x".repeat(1000));
+        let line = format!(
+            "{} 10%\r50%\x1b]0;title\x07\x1b[2J done XYZ",
+            "x".repeat(1000)
+        );
         let f = SourceFile::new("t", None, format!("{line}\n").into_bytes());
         let x = Excerpt::new(&f, "t", 1);
         let at = line.find("XYZ").unwrap();
         let (data, start, _, _) = read(&x, at, at + 3, 1);
-        assert!(data.ends_with(" 10%?50%?]0;title??[2J done XYZ"), "{data:?}");
+        assert!(
+            data.ends_with(" 10%?50%?]0;title??[2J done XYZ"),
+            "{data:?}"
+        );
         assert_eq!(&data.as_bytes()[at - start..at - start + 3], b"XYZ");
     }
 
