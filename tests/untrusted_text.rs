@@ -110,3 +110,54 @@ fn line_breaks_in_names_do_not_forge_lines_of_the_text_view() {
         run.stdout
     );
 }
+
+/// A file's name is untrusted too: one holding a terminal escape and a line break is shown on
+/// standard error as pictures on one line, by every subcommand that names it there.
+#[test]
+fn file_names_on_standard_error_are_shown_not_sent() {
+    let dir = scratch("untrusted_names");
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    // Not a log (skipped by the walk, with a warning naming it), and a log with a record lost
+    // (an error naming it at its line).
+    std::fs::write(logs.join("a\x1b[31mred\nX.json"), "hello\n").unwrap();
+    std::fs::write(
+        logs.join("b\x1b]0;T\x07.jsonl"),
+        "{\"role\": \"user\", \"content\": \"Hi.\"}\n{\"role\": \n{\"role\": \"assistant\", \"content\": \"Hello.\"}\n",
+    )
+    .unwrap();
+    for args in [
+        // (The lost record is a finding of RD001 where that rule runs: on stdout.)
+        &[
+            "check",
+            "--isolated",
+            "--output-format",
+            "concise",
+            "--select",
+            "OB",
+            "logs",
+        ][..],
+        &["annotate", "--format", "json", "logs"][..],
+    ] {
+        let run = trajlint(args, &dir, None);
+        assert!(
+            raw_controls(&run.stderr).is_empty(),
+            "{args:?}: {:?}",
+            run.stderr
+        );
+        assert!(
+            run.stderr
+                .lines()
+                .any(|l| l.starts_with("logs/a␛[31mred␊X.json: warning: skipped")),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stderr
+                .lines()
+                .any(|l| l.starts_with("logs/b␛]0;T␇.jsonl:2:")),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}

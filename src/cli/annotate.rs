@@ -58,7 +58,7 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
             Ok(report) if walked && report.read.not_a_log.is_some() => {
                 eprintln!(
                     "{}: warning: skipped: {}",
-                    report.source.name,
+                    trajlint::report::visible_name(&report.source.name),
                     report.read.not_a_log.unwrap_or_default()
                 );
             }

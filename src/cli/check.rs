@@ -23,7 +23,7 @@ use trajlint::report::output::{
     plural, FileResult, InputError, Position, ReaderWarning, Renderer, RunSummary, Statistics,
     StatisticsForm,
 };
-use trajlint::report::{concise, full, github, json, junit, sarif};
+use trajlint::report::{concise, full, github, json, junit, sarif, visible_name};
 use trajlint::FileReport;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -645,7 +645,8 @@ fn one_file(
     let mut diagnostics = String::new();
     let explicit = path.is_none_or(|p| plan.explicit.contains(p));
     if let Some(why) = report.read.not_a_log.filter(|_| !explicit) {
-        diagnostics.push_str(&format!("{name}: warning: skipped: {why}\n"));
+        let shown = visible_name(&name);
+        diagnostics.push_str(&format!("{shown}: warning: skipped: {why}\n"));
         // An empty file is most likely a run that wrote nothing: the machine formats say so
         // too (GitHub annotations, SARIF notifications), where a `package.json` skipped is
         // only said on stderr.
@@ -784,7 +785,7 @@ fn failed(
     at: Option<Position>,
 ) -> Outcome {
     if diagnostics.is_empty() {
-        diagnostics = format!("{name}: error: {why}\n");
+        diagnostics = format!("{}: error: {why}\n", visible_name(&name));
     }
     let uri = uri_of(path, &name, &plan.cwd);
     let chunk = plan.renderer.file(&FileResult {

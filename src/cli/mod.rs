@@ -2,11 +2,13 @@
 //! parallel reading in input order, and read diagnostics.
 
 /// `eprintln!` that cannot panic: a standard error that is closed or full (`2>&1 | head`,
-/// `2>/dev/full`) loses the message, not the run's exit code.
+/// `2>/dev/full`) loses the message, not the run's exit code. What it prints may quote a log
+/// or name a file: control characters are shown as pictures (`report::visible`), never sent.
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", trajlint::report::visible(&text));
     }};
 }
 
@@ -14,7 +16,8 @@ macro_rules! eprintln {
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = write!(std::io::stderr(), "{}", trajlint::report::visible(&text));
     }};
 }
 
@@ -35,6 +38,7 @@ use trajlint::lint::config::Config;
 use trajlint::lint::Catalogue;
 use trajlint::model::Format;
 use trajlint::report::output::plural;
+use trajlint::report::visible_name;
 use trajlint::source::SourceFile;
 use trajlint::FileReport;
 
@@ -736,10 +740,11 @@ pub fn display_name(p: &Path) -> String {
 /// (named as `check` names it in findings) for a log joined from one file per event.
 pub fn position(source: &SourceFile, name: &str, offset: usize) -> String {
     let (part, line, col) = source.place(offset);
-    match part.and_then(|k| source.parts().get(k)) {
-        Some((_, path)) => format!("{}:{line}:{col}", display_name(path)),
-        None => format!("{name}:{line}:{col}"),
-    }
+    let name = match part.and_then(|k| source.parts().get(k)) {
+        Some((_, path)) => display_name(path),
+        None => name.to_string(),
+    };
+    format!("{}:{line}:{col}", visible_name(&name))
 }
 
 pub fn print_read_issues(report: &FileReport) -> bool {
