@@ -74,7 +74,11 @@ fn main() -> ExitCode {
         Command::Annotate { input, format } => cli::annotate::annotate(&input, format),
         Command::Plan(args) => cli::plan::run(&args),
         Command::Probe(args) => cli::probe::run(&args),
-        Command::Check(args) => cli::check::run(&args),
+        Command::Check(mut args) => {
+            // (`-o -` is standard output, as `-` among the inputs is standard input.)
+            args.output_file.take_if(|p| p.as_os_str() == "-");
+            cli::check::run(&args)
+        }
         Command::Rule(args) => cli::rules::rule(&args),
         Command::Rules(args) => cli::rules::rules(&args),
     }

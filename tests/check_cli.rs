@@ -1453,6 +1453,23 @@ fn an_input_given_twice_is_checked_once() {
     assert!(last.ends_with("in 1 of 1 file."), "{last}");
 }
 
+/// `-o -` is standard output, as `-` among the inputs is standard input: no file named `-`.
+#[test]
+fn output_to_a_dash_is_standard_output() {
+    let dir = scratch("output-dash");
+    copy_fixture(&dir, "session.jsonl", "a.jsonl");
+    let to = |o: &[&str]| {
+        let mut args = vec!["check", "--isolated", "--output-format", "concise", "a.jsonl"];
+        args.extend_from_slice(o);
+        trajlint(&args, &dir, None)
+    };
+    let dash = to(&["-o", "-"]);
+    assert_eq!(dash.code, 1, "{}", dash.stderr);
+    assert_eq!(dash.stdout, to(&[]).stdout);
+    assert!(dash.stdout.contains("[OB001]"), "{}", dash.stdout);
+    assert!(!dir.join("-").exists());
+}
+
 /// `-o` and `--write-baseline` never write over what the run reads: a log named or met by a
 /// walk, the same file by another name (a hard link), or the baseline the run keeps, is
 /// refused before anything is written; a report the run wrote earlier, met by a walk, is the
@@ -2500,6 +2517,14 @@ fn statistics_close_with_the_total_even_when_nothing_is_found() {
         r.stdout.lines().last(),
         Some("Found 4 findings (3 warnings, 1 info) in 1 of 1 file.")
     );
+    // A report format named by trajlint.toml is the findings' form: asked for counts, the run
+    // prints them as text (named on the command line, SARIF is refused: see above).
+    let dir = scratch("statistics-configured");
+    copy_fixture(&dir, "session.jsonl", "run.jsonl");
+    std::fs::write(dir.join("trajlint.toml"), "output-format = \"github\"\n").unwrap();
+    let configured = trajlint(&["check", "--statistics", "run.jsonl"], &dir, None);
+    assert_eq!(configured.code, 1, "{}", configured.stderr);
+    assert_eq!(configured.stdout, r.stdout);
 }
 
 /// trajlint.toml's `lexicons` apply to every subcommand, not to `check` alone: a word the

@@ -52,7 +52,7 @@ pub struct CheckArgs {
     /// (`--format` is taken too, as the other commands name it).
     #[arg(long, alias = "format", value_enum, value_name = "FORMAT")]
     pub output_format: Option<OutputFormat>,
-    /// Write the findings to this file instead of stdout.
+    /// Write the findings to this file instead of stdout (`-`: stdout).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output_file: Option<PathBuf>,
     /// Rules to run (code, code prefix, name, or ALL; comma-separated or repeated), replacing
@@ -313,11 +313,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage_error(e),
     };
-    // (Counts per rule have a text and a JSON form; the report formats have no place for them.)
+    // (Counts per rule have a text and a JSON form; the report formats have no place for them.
+    // A report format trajlint.toml names is the findings' form: the counts print as text.)
     if args.statistics
         && matches!(
-            settings.format,
-            OutputFormat::Sarif | OutputFormat::Github | OutputFormat::Junit
+            args.output_format,
+            Some(OutputFormat::Sarif | OutputFormat::Github | OutputFormat::Junit)
         )
     {
         return usage_error(
