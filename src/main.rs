@@ -43,8 +43,8 @@ enum Command {
     /// Without --summary, probes the compactions recorded in the log (exit 0 every fact carried,
     /// 1 some dropped, 2 usage, unreadable input or unwritable output).
     Probe(cli::probe::ProbeArgs),
-    /// The CI gate: run the rules over logs and report findings (exit 0 clean, 1 findings, 2
-    /// usage, configuration, unreadable input or unwritable output).
+    /// The CI gate: run the rules over logs and report findings (exit 0 clean, 1 findings at
+    /// or above --fail-on, 2 usage, configuration, unreadable input or unwritable output).
     Check(Box<cli::check::CheckArgs>),
     /// Print a rule's documentation (or each rule's under a code prefix).
     Rule(cli::rules::RuleArgs),

@@ -68,6 +68,15 @@ fn exit_codes_follow_the_fail_level() {
     );
     // The error of the compaction rule fails at every level.
     assert_eq!(check(&["--fail-on", "error", COMPACTED]).code, 1);
+    // A level is spelled as trajlint.toml and --output-format spell theirs: lower case.
+    let r = check(&["--fail-on", "ERROR", SESSION]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("unknown severity `ERROR`; known: info, warning, error"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -1459,7 +1468,13 @@ fn output_to_a_dash_is_standard_output() {
     let dir = scratch("output-dash");
     copy_fixture(&dir, "session.jsonl", "a.jsonl");
     let to = |o: &[&str]| {
-        let mut args = vec!["check", "--isolated", "--output-format", "concise", "a.jsonl"];
+        let mut args = vec![
+            "check",
+            "--isolated",
+            "--output-format",
+            "concise",
+            "a.jsonl",
+        ];
         args.extend_from_slice(o);
         trajlint(&args, &dir, None)
     };
@@ -1665,6 +1680,24 @@ fn no_log_found_is_an_error() {
         );
         assert!(!r.stdout.contains("All checks passed"), "{}", r.stdout);
     }
+    // Why: no file a walk reads, or files met that are no log (each warned about).
+    let why = |args: &[&str]| {
+        let r = check_in(&dir, args);
+        let line = r
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("error: "))
+            .map(str::to_string);
+        line.unwrap_or_default()
+    };
+    assert!(why(&["empty"]).ends_with(": nothing was checked (a walk reads *.jsonl, *.json, *.ndjson, *.traj, *.eval, *.txt, *.log and *.chat.history.md files)"));
+    assert!(
+        why(&["notes"]).ends_with(": the one file the walk met is no log (skipped with a warning)")
+    );
+    std::fs::write(dir.join("notes/package.json"), "{\"name\": \"x\"}\n").unwrap();
+    assert!(why(&["notes"])
+        .ends_with(": none of the 2 files the walk met is a log (each skipped with a warning)"));
+    std::fs::remove_file(dir.join("notes/package.json")).unwrap();
     // The machine formats carry the failure too: a gate reading only them must not pass.
     let run = |format: &str| {
         let r = trajlint(

@@ -33,7 +33,7 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     let excluded_by = drop_excluded(&mut inputs, &named, &config, &cwd).unwrap_or_default();
     let mut failed = false;
     if inputs.is_empty() {
-        eprintln!("error: {}{excluded_by}", no_log_found(&input.paths));
+        eprintln!("error: {}{excluded_by}", no_log_found(&input.paths, 0));
         return ExitCode::from(2);
     }
     let stdout = std::io::stdout();
@@ -43,7 +43,7 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
     // A file a walk met that holds no log (a `package.json`) is skipped, as `check` skips it;
     // one named on the command line must be a log.
     let walked = |i: &Input| matches!(i, Input::Path(p) if !named.contains(p));
-    let mut logs = 0;
+    let (mut logs, mut skipped) = (0, 0);
     let map = |i: &Input, r| (walked(i), r);
     for_each_mapped(
         &inputs,
@@ -56,6 +56,7 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
                 failed = true;
             }
             Ok(report) if walked && report.read.not_a_log.is_some() => {
+                skipped += 1;
                 eprintln!(
                     "{}: warning: skipped: {}",
                     trajlint::report::visible_name(&report.source.name),
@@ -99,7 +100,10 @@ pub fn annotate(input: &InputArgs, format: AnnotateFormat) -> ExitCode {
         _ => {}
     }
     if logs == 0 && !failed {
-        eprintln!("error: {}{excluded_by}", no_log_found(&input.paths));
+        eprintln!(
+            "error: {}{excluded_by}",
+            no_log_found(&input.paths, skipped)
+        );
         failed = true;
     }
     if failed {

@@ -405,6 +405,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let mut baseline_entries: Vec<baseline::Entry> = Vec::new();
     let mut matched: HashSet<String> = HashSet::new();
     let mut checked: HashSet<String> = HashSet::new();
+    let mut skipped = 0;
 
     for_each_mapped(
         &inputs,
@@ -423,6 +424,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
             }
             summary.warnings.extend(o.warnings);
             if o.skipped {
+                skipped += 1;
                 return;
             }
             summary.files += 1;
@@ -479,7 +481,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     }
     let no_log = summary.files == 0 && summary.errors.is_empty();
     if no_log {
-        let why = no_log_found(&args.input.paths) + excluded_by.as_deref().unwrap_or("");
+        let why = no_log_found(&args.input.paths, skipped) + excluded_by.as_deref().unwrap_or("");
         eprintln!("error: {why}");
         summary.no_log = Some(why);
     }

@@ -381,13 +381,23 @@ fn is_log_name(path: &std::path::Path) -> bool {
 
 /// Why a run that read no log fails (exit 2): a gate pointed at the wrong directory must not
 /// pass having checked nothing.
-pub fn no_log_found(paths: &[PathBuf]) -> String {
+///
+/// `skipped`: the files the walk met and left out as no log (each warned about).
+pub fn no_log_found(paths: &[PathBuf], skipped: usize) -> String {
     let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let mut why = format!(
-        "no trajectory log found under {}: nothing was checked (a walk reads *.jsonl, *.json, \
-         *.ndjson, *.traj, *.eval, *.txt, *.log and *.chat.history.md files)",
-        shown.join(", ")
-    );
+    let mut why = format!("no trajectory log found under {}: ", shown.join(", "));
+    if skipped == 1 {
+        why.push_str("the one file the walk met is no log (skipped with a warning)");
+    } else if skipped > 1 {
+        why.push_str(&format!(
+            "none of the {skipped} files the walk met is a log (each skipped with a warning)"
+        ));
+    } else {
+        why.push_str(
+            "nothing was checked (a walk reads *.jsonl, *.json, *.ndjson, *.traj, *.eval, \
+             *.txt, *.log and *.chat.history.md files)",
+        );
+    }
     // (Where the logs lie behind a link to a directory, the walk passed it by: say so.)
     let links: Vec<PathBuf> = paths
         .iter()

@@ -106,7 +106,7 @@ impl std::str::FromStr for Severity {
     fn from_str(s: &str) -> Result<Self, String> {
         Severity::ALL
             .into_iter()
-            .find(|v| v.as_str() == s.to_ascii_lowercase())
+            .find(|v| v.as_str() == s)
             .ok_or_else(|| format!("unknown severity `{s}`; known: info, warning, error"))
     }
 }
