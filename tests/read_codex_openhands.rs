@@ -404,8 +404,9 @@ fn openhands_runtime_wrong_initial_state() {
 
 #[test]
 fn openhands_eval_output_jsonl() {
-    // Three runs, one per line. Each has a system action, the user's task, and a recall pair
-    // that is not read. Two runs have an `error` observation without a cause (a rejected tool
+    // Three runs, one per line. Each has a system action, the user's task, and a recall pair:
+    // in the first the recall added two microagents' knowledge (a system turn); in the others
+    // it added nothing and is no turn. Two runs have an `error` observation without a cause (a rejected tool
     // call): an error-flagged result that answers no call. The third run ends with a run-level
     // `error` (maximum iteration).
     check_openhands(
@@ -413,10 +414,10 @@ fn openhands_eval_output_jsonl() {
         &[
             Expect {
                 id: Some("ponylang__ponyc-4595"),
-                turns: 47,
+                turns: 48,
                 users: 1,
                 assistants: 23,
-                systems: 1,
+                systems: 2,
                 calls: 22,
                 results: 22,
                 paired: 22,

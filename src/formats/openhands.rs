@@ -10,8 +10,9 @@
 //! An action is one turn: from the user a User turn, from the agent an Assistant turn whose prose
 //! is `args.thought` (or the message content) and which carries a tool call for every executable
 //! action (`run`, `run_ipython`, `read`, `edit`, `browse*`, `think`, …). An observation is one tool
-//! turn paired with its action through `cause`. State changes, recalls and null observations are
-//! not turns. A `condensation` action (or a `condense` observation) is a compaction whose replaced
+//! turn paired with its action through `cause`. State changes, recall actions and null
+//! observations are not turns; a recall's observation is a system turn of what it added to the
+//! agent's context (a microagent's knowledge, a repository's instructions), when it added any. A `condensation` action (or a `condense` observation) is a compaction whose replaced
 //! turns are known exactly when the forgotten events were read as turns.
 //!
 //! Error signals: `observation: "error"` sets the error flag; the exit code comes from
@@ -421,11 +422,41 @@ impl<'a> Events<'a> {
         }
     }
 
+    /// What a recall added to the agent's context (`extras`: a repository's instructions,
+    /// the knowledge of the microagents its message triggered): the harness's words, a system
+    /// turn. A recall that added none of it is no turn.
+    fn recall(&mut self, e: &Value, id: Option<i64>) {
+        let d = self.d;
+        let Some(extras) = d.get(e, "extras") else {
+            return;
+        };
+        let mut t = Turn::new(Role::System, e.span);
+        for key in [
+            "repo_instructions",
+            "additional_agent_instructions",
+            "conversation_instructions",
+        ] {
+            push_nonempty(&d, &mut t, d.get(extras, key));
+        }
+        if let Some(Kind::Array(items)) = d.get(extras, "microagent_knowledge").map(|k| &k.kind) {
+            for item in items {
+                push_nonempty(&d, &mut t, d.get(item, "content"));
+            }
+        }
+        if t.has_text() {
+            self.push(t, id);
+        }
+    }
+
     fn observation(&mut self, e: &Value, name: &str) {
         let d = self.d;
         let id = d.get(e, "id").and_then(|v| d.as_i64(v));
         match name {
-            "agent_state_changed" | "recall" | "null" | "" => return,
+            "agent_state_changed" | "null" | "" => return,
+            "recall" => {
+                self.recall(e, id);
+                return;
+            }
             "condense" => {
                 self.condense_observation(e);
                 return;
@@ -679,6 +710,28 @@ mod tests {
  {"id": 9, "source": "environment", "message": "", "observation": "agent_state_changed", "content": "", "extras": {"agent_state": "running"}},
  {"id": 10, "source": "agent", "message": "done", "action": "finish", "args": {"outputs": {}, "thought": "", "final_thought": "Fixed."}}
 ]"#;
+
+    /// A recall that added a microagent's knowledge or a repository's instructions is a
+    /// system turn of those words (they reach the agent's context); one that added nothing
+    /// (`extras` empty, as in `EVENTS`) is no turn.
+    #[test]
+    fn a_recall_that_added_knowledge_is_a_system_turn() {
+        let src = EVENTS.replace(
+            r#""content": "x", "extras": {}"#,
+            r#""content": "Added workspace context", "extras": {"recall_type": "workspace_context", "repo_instructions": "", "runtime_hosts": {"http://localhost:1": 1}, "microagent_knowledge": [{"name": "github", "trigger": "git", "content": "Use the GitHub API."}, {"name": "npm", "trigger": "npm", "content": "Pass --yes to npm init."}]}"#,
+        );
+        let out = read_str(&src);
+        let t = &out.trajectories[0];
+        assert_eq!(t.turns.len(), 9);
+        let recall = &t.turns[2];
+        assert_eq!(recall.role, Role::System);
+        let texts: Vec<&str> = recall.segments.iter().map(|s| s.text.text.as_str()).collect();
+        assert_eq!(texts, ["Use the GitHub API.", "Pass --yes to npm init."]);
+        let at = src.find(r#"{"id": 3,"#).unwrap();
+        assert_eq!(recall.span.start, at);
+        // (The call after it still pairs with its result.)
+        assert_eq!(t.turns[4].result.as_ref().unwrap().call, Some((3, 0)));
+    }
 
     #[test]
     fn event_array_turns_roles_pairing_and_signals() {
