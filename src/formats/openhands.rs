@@ -725,7 +725,11 @@ mod tests {
         assert_eq!(t.turns.len(), 9);
         let recall = &t.turns[2];
         assert_eq!(recall.role, Role::System);
-        let texts: Vec<&str> = recall.segments.iter().map(|s| s.text.text.as_str()).collect();
+        let texts: Vec<&str> = recall
+            .segments
+            .iter()
+            .map(|s| s.text.text.as_str())
+            .collect();
         assert_eq!(texts, ["Use the GitHub API.", "Pass --yes to npm init."]);
         let at = src.find(r#"{"id": 3,"#).unwrap();
         assert_eq!(recall.span.start, at);
