@@ -36,8 +36,8 @@ enum Command {
     },
     /// Plan what to shed and compact so that the trajectory fits a token budget (exit 0); refuse
     /// (exit 3) when only compacting what must stay (live turns, the system prompt, the
-    /// --keep-recent last turns) would fit it
-    /// (2: usage, unreadable input or unwritable output).
+    /// --keep-recent last turns, calls or results that cannot leave without their pair) would
+    /// fit it (2: usage, unreadable input or unwritable output).
     Plan(cli::plan::PlanArgs),
     /// The contradiction probe: does a summary carry every live fact of the turns it replaces?
     /// Without --summary, probes the compactions recorded in the log (exit 0 every fact carried,
