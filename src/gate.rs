@@ -66,7 +66,8 @@ pub fn verdicts(traj: &Trajectory, facts: &[Fact], carried: &[(usize, usize)]) -
 }
 
 /// Why `first..=last` is no range a compactor can replace, if it is not: turns outside the
-/// trajectory, or a tool call split from its result (the first such pair in turn order).
+/// trajectory, a tool call split from its result (the first such pair in turn order), or a
+/// record that could not be read between two of its turns.
 pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<String> {
     let n = traj.turns.len();
     if first > last || last >= n {
@@ -76,7 +77,7 @@ pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<Strin
         ));
     }
     let inside = |t: usize| (first..=last).contains(&t);
-    traj.turns.iter().enumerate().find_map(|(t, turn)| {
+    let split = traj.turns.iter().enumerate().find_map(|(t, turn)| {
         let (c, _) = turn.result.as_ref()?.call?;
         (inside(c) != inside(t)).then(|| {
             format!(
@@ -84,6 +85,14 @@ pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<Strin
                  {t}: a compacted range holds both or neither"
             )
         })
+    });
+    split.or_else(|| {
+        let t = (first + 1..=last).find(|&t| lost_between(traj, t - 1, t))?;
+        Some(format!(
+            "turns {first}..{last} span a record between turns {} and {t} that could not be \
+             read: what it held is unknown",
+            t - 1
+        ))
     })
 }
 
@@ -109,6 +118,8 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
     // `cuts[t]`: how many turns up to `t` lie before the turn they follow. (Not a result that
     // lies right before its call, no turn between them: SWE-agent keeps a step's observation
     // before its action. The two are still one stretch.)
+    // A record lost between two turns is a cut as well: what it held is unknown, and a range
+    // across it would replace it unseen.
     let mut cuts = vec![0usize; n];
     for t in 1..n {
         let back = !traj.compressed && traj.turns[t].span.start < traj.turns[t - 1].span.start;
@@ -117,7 +128,8 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
             .as_ref()
             .and_then(|r| r.call)
             .is_some_and(|(c, _)| c == t - 1 && place[t] + 1 == place[t - 1]);
-        cuts[t] = cuts[t - 1] + usize::from(back && !answers_the_call_after_it);
+        let cut = back && !answers_the_call_after_it || lost_between(traj, t - 1, t);
+        cuts[t] = cuts[t - 1] + usize::from(cut);
     }
     let cut_before = |t: usize| t > 0 && cuts[t] > cuts[t - 1];
     // Each (call turn, result turn) pair as the turns it spans. A pair must fall in one run:
@@ -172,6 +184,17 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
         out.push((s, n - 1));
     }
     out
+}
+
+/// Whether a record that could not be read lies between turns `a` and `b` in the file.
+fn lost_between(traj: &Trajectory, a: usize, b: usize) -> bool {
+    if traj.lost.is_empty() || traj.compressed {
+        return false;
+    }
+    let (a, b) = (&traj.turns[a].span, &traj.turns[b].span);
+    let (before, after) = if a.start <= b.start { (a, b) } else { (b, a) };
+    let k = traj.lost.partition_point(|l| l.start < before.end);
+    traj.lost.get(k).is_some_and(|l| l.start < after.start)
 }
 
 /// The bytes of turns `first..=last` of a range: from the first byte of any of them to the last.
@@ -351,6 +374,34 @@ mod tests {
             turn.span = Span::new(0, 500);
         }
         assert_eq!(compactable_ranges(&traj, &[true; 8]), [(0, 7)]);
+    }
+
+    /// A record that could not be read between two turns splits the ranges there, and a call
+    /// and result on either side of it stay; a range asked for across it is refused.
+    #[test]
+    fn no_range_spans_a_lost_record() {
+        // Turns 100 bytes apart; calls in 1 and 5, results in 2 and 7.
+        let mut traj = log(9, &[(1, 2), (5, 7)]);
+        for (t, turn) in traj.turns.iter_mut().enumerate() {
+            turn.span = Span::new(100 * t, 100 * t + 50);
+        }
+        assert_eq!(compactable_ranges(&traj, &[true; 9]), [(0, 8)]);
+        // Lost between turns 3 and 4 (at 360), and between 6 and 7 (inside the pair 5..7).
+        traj.lost = vec![Span::new(360, 361), Span::new(660, 661)];
+        // (Turn 6, between the call and its result, no pair's end, is a range of its own.)
+        assert_eq!(
+            compactable_ranges(&traj, &[true; 9]),
+            [(0, 3), (4, 4), (6, 6), (8, 8)]
+        );
+        assert_eq!(super::range_error(&traj, 0, 3), None);
+        let why = super::range_error(&traj, 3, 4).unwrap();
+        assert!(
+            why.contains("between turns 3 and 4 that could not be read"),
+            "{why}"
+        );
+        // Lost before the first turn or inside a turn's own bytes: no cut.
+        traj.lost = vec![Span::new(0, 1), Span::new(420, 421)];
+        assert_eq!(compactable_ranges(&traj, &[true; 9]), [(0, 8)]);
     }
 
     proptest! {

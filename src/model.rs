@@ -315,6 +315,9 @@ pub struct Trajectory {
     /// Its text lies compressed in the file (an Inspect sample in a deflated ZIP entry): every
     /// span covers the whole compressed entry, not the turn or fact, and no one may cut by it.
     pub compressed: bool,
+    /// Where a record inside it could not be read (a broken line between two turns), in file
+    /// order: what it held is unknown, so no compactable range spans it.
+    pub lost: Vec<Span>,
 }
 
 /// Calls a result without an id may answer, in order, with the first maybe unanswered.
@@ -355,6 +358,7 @@ impl Trajectory {
             turns: Vec::new(),
             compactions: Vec::new(),
             compressed: false,
+            lost: Vec::new(),
         }
     }
 

@@ -418,12 +418,22 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
         // stretch of the file, and a SWE-agent run's last step lies before the turns it follows.)
         // (A break of one step, a result right before its call, is no break: such ranges would
         // be one.)
+        // (Nor where a record that could not be read lies between them, in `lost`.)
         let start_of = |t: usize| turns[t]["bytes"][0].as_u64().unwrap_or(0);
+        let end_of = |t: usize| turns[t]["bytes"][1].as_u64().unwrap_or(0);
+        let lost_between = |a: usize, b: usize| {
+            v["lost"].as_array().is_some_and(|l| {
+                l.iter()
+                    .filter_map(span)
+                    .any(|(ls, _)| end_of(a) <= ls as u64 && (ls as u64) < start_of(b))
+            })
+        };
         let meets = s + 1 == after
             && s > 0
             && s < n
-            && start_of(s) < start_of(s - 1)
-            && (0..n).any(|t| start_of(s) < start_of(t) && start_of(t) < start_of(s - 1));
+            && (start_of(s) < start_of(s - 1)
+                && (0..n).any(|t| start_of(s) < start_of(t) && start_of(t) < start_of(s - 1))
+                || lost_between(s - 1, s));
         if (s < after && !meets) || s > e || e >= n {
             bad(format!("range {s}..={e} out of order or of bounds"));
             continue;
@@ -431,6 +441,11 @@ fn check_trajectory(v: &Value, k: usize, file: Option<&[u8]>, problems: &mut Vec
         after = e + 2;
         if let Some(t) = (s..=e).find(|&t| turns[t]["verdict"] != "quiescent") {
             bad(format!("range {s}..={e} holds the live turn {t}"));
+        }
+        if let Some(t) = (s + 1..=e).find(|&t| lost_between(t - 1, t)) {
+            bad(format!(
+                "range {s}..={e} spans a lost record before turn {t}"
+            ));
         }
         let sum: u64 = (s..=e).filter_map(|t| turns[t]["tokens"].as_u64()).sum();
         if sum != tokens {

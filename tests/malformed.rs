@@ -36,6 +36,38 @@ fn a_cut_off_last_line_is_reported_and_the_rest_read() {
     assert!(!out.unreadable());
 }
 
+/// A record lost between two turns (a line that does not parse) is known to the trajectory
+/// and no compactable range spans it: what it held is unknown. One cut off at the end splits
+/// nothing.
+#[test]
+fn no_range_spans_a_record_that_could_not_be_read() {
+    let lines = [
+        r#"{"role": "user", "content": "Where is the config?"}"#,
+        r#"{"role": "assistant", "content": "In etc/app.toml."}"#,
+        r#"{"role": "assistant", "content": "I will rerun the"#,
+        r#"{"role": "user", "content": "Thanks."}"#,
+        r#"{"role": "assistant", "content": "You are welcome."}"#,
+    ];
+    let src = lines.join("\n") + "\n";
+    let lex = trajlint::extract::lexicon::Lexicon::builtin();
+    let report = trajlint::process(
+        SourceFile::new("t", None, src.clone().into_bytes()),
+        None,
+        &lex,
+    );
+    let t = &report.read.trajectories[0];
+    assert_eq!(t.turns.len(), 4);
+    assert_eq!(t.lost.len(), 1, "{:?}", report.read.issues);
+    let third = src.find(lines[2]).unwrap();
+    assert!((third..third + lines[2].len() + 1).contains(&t.lost[0].start));
+    assert_eq!(report.analyses[0].ranges, [(0, 1), (2, 3)]);
+    // The same line cut off at the end: read as before it, nothing lost between turns.
+    let cut = lines[..3].join("\n");
+    let report = trajlint::process(SourceFile::new("t", None, cut.into_bytes()), None, &lex);
+    assert!(report.read.trajectories[0].lost.is_empty());
+    assert_eq!(report.analyses[0].ranges, [(0, 1)]);
+}
+
 #[test]
 fn lines_that_are_not_objects_are_skipped_with_a_warning() {
     let (src, out) = read_fixture("mixed-lines.jsonl");

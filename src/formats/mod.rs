@@ -142,6 +142,34 @@ impl ReadOutput {
         }
     }
 
+    /// Gives each trajectory the records lost inside it: the errors (a line that does not
+    /// parse, a record without what its kind must hold) between its first turn and its last.
+    /// One that lies between two trajectories (a run of its own) or after the last turn (a
+    /// record cut off at the end) splits no stretch of turns.
+    fn mark_lost(&mut self) {
+        let mut lost: Vec<Span> = self
+            .issues
+            .iter()
+            .filter(|i| i.severity == Severity::Error)
+            .map(|i| i.span)
+            .collect();
+        if lost.is_empty() {
+            return;
+        }
+        lost.sort_by_key(|s| s.start);
+        for t in &mut self.trajectories {
+            let (Some(first), Some(last)) = (
+                t.turns.iter().map(|u| u.span.start).min(),
+                t.turns.iter().map(|u| u.span.end).max(),
+            ) else {
+                continue;
+            };
+            let from = lost.partition_point(|s| s.start < first);
+            let to = lost.partition_point(|s| s.start < last);
+            t.lost = lost[from..to].to_vec();
+        }
+    }
+
     /// Reading failed as a whole: nothing usable came out and at least one error was reported.
     pub fn unreadable(&self) -> bool {
         self.trajectories.is_empty() && self.issues.iter().any(|i| i.severity == Severity::Error)
@@ -861,6 +889,7 @@ pub fn read(bytes: &[u8], forced: Option<Format>) -> ReadOutput {
     for t in &mut out.trajectories {
         t.finish();
     }
+    out.mark_lost();
     if out.trajectories.is_empty() && !out.unreadable() {
         out.error(
             Span::new(0, bytes.len().min(1)),

@@ -34,6 +34,9 @@ struct TrajectoryOut<'a> {
     /// any) to the end, as `plan` takes them; null when nothing follows it. A range before it
     /// was already out of view: a compactor of the live context works inside the window.
     window: Option<[usize; 2]>,
+    /// (Beyond the core fields.) The bytes of each record between its turns that could not be
+    /// read (a broken line): what it held is unknown, and no range spans it.
+    lost: &'a [Span],
 }
 
 #[derive(Serialize)]
@@ -196,6 +199,7 @@ fn build<'a>(
             let first = crate::plan::window_start(traj);
             (first < traj.turns.len()).then(|| [first, traj.turns.len() - 1])
         },
+        lost: &traj.lost,
     }
 }
 
@@ -370,6 +374,19 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
                 "nothing after the latest compaction".to_string()
             };
             writeln!(out, "  in view: {window}")?;
+        }
+        if !traj.lost.is_empty() {
+            let lines: Vec<String> = traj
+                .lost
+                .iter()
+                .map(|l| report.source.place(l.start).1.to_string())
+                .collect();
+            writeln!(
+                out,
+                "  lost between turns (no range spans them): {} at line {}",
+                super::output::plural(lines.len(), "a record", "records"),
+                lines.join(", ")
+            )?;
         }
     }
     Ok(())
