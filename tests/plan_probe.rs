@@ -879,6 +879,31 @@ fn probe_on_in_memory_messages() {
     }
 }
 
+/// A summary may put an open promise in the past participle: "not rebuilt yet" carries "I will
+/// rebuild the documentation site" (an irregular past meets its verb).
+#[test]
+fn a_summary_in_the_irregular_past_carries_the_promise() {
+    let messages = serde_json::json!([
+        {"role": "user", "content": "Fix the parser and then the docs."},
+        {"role": "assistant", "content": "I fixed the parser. I will rebuild the documentation site once the tests pass."},
+        {"role": "user", "content": "ok"},
+        {"role": "assistant", "content": "Waiting for CI."}
+    ]);
+    let a = Annotated::from_openai_messages(&messages).unwrap();
+    let r = a
+        .probe(
+            0,
+            2,
+            "Parser fixed. Still to do: the documentation site is not rebuilt yet, after the tests pass.",
+        )
+        .unwrap();
+    assert_eq!(r.checked.len(), 1);
+    assert!(r.passed(), "{}", r.checked[0].why);
+    // A summary that does not name the site still drops it.
+    let r = a.probe(0, 2, "Parser fixed; the user said ok.").unwrap();
+    assert!(!r.passed());
+}
+
 /// Our Gemini fixture: turns 0-9 were compressed (event turn 12) into the `<state_snapshot>` of
 /// turn 13, which carries the open promise of turn 5 ("I will also add a changelog entry once
 /// the fix is in"; the snapshot's plan has "3. [TODO] Add a changelog entry for the fix.", read

@@ -291,9 +291,15 @@ fn stem_lowercase_into(lower: &str, w: &mut String) {
     cut_suffixes(w);
 }
 
-/// Strips a lowercase word's common suffixes in place.
+/// Strips a lowercase word's common suffixes in place; an irregular past form of a verb an
+/// agent reports with ("built", "wrote", "ran") becomes its verb first, so "I built it" meets
+/// "build the project".
 fn cut_suffixes(w: &mut String) {
     let cut = |w: &mut String, n: usize| w.truncate(w.len() - n);
+    if let Some(verb) = irregular_verb(w) {
+        w.clear();
+        w.push_str(verb);
+    }
     if !w.is_ascii() || w.len() <= 3 {
         return;
     }
@@ -342,6 +348,55 @@ fn cut_suffixes(w: &mut String) {
     if w.ends_with("ll") && w.len() >= 6 {
         w.pop();
     }
+}
+
+/// The verb of an irregular past form. (Not those as often words of their own: "left",
+/// "lost", "led", "felt"; nor "found", which after a search names what it found: as "find" it
+/// met the query's own `find_…` and incorporated a search that found nothing.)
+fn irregular_verb(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "built" => "build",
+        "rebuilt" => "rebuild",
+        "ran" => "run",
+        "reran" => "rerun",
+        "wrote" | "written" => "write",
+        "rewrote" | "rewritten" => "rewrite",
+        "made" => "make",
+        "got" | "gotten" => "get",
+        "went" | "gone" => "go",
+        "saw" | "seen" => "see",
+        "took" | "taken" => "take",
+        "gave" | "given" => "give",
+        "kept" => "keep",
+        "sent" => "send",
+        "began" | "begun" => "begin",
+        "broke" | "broken" => "break",
+        "chose" | "chosen" => "choose",
+        "did" | "done" => "do",
+        "redid" | "redone" => "redo",
+        "undid" | "undone" => "undo",
+        "drew" | "drawn" => "draw",
+        "held" => "hold",
+        "knew" | "known" => "know",
+        "meant" => "mean",
+        "paid" => "pay",
+        "said" => "say",
+        "sold" => "sell",
+        "stood" => "stand",
+        "understood" => "understand",
+        "thought" => "think",
+        "told" => "tell",
+        "shown" => "show",
+        "brought" => "bring",
+        "bought" => "buy",
+        "caught" => "catch",
+        "forgot" | "forgotten" => "forget",
+        "froze" | "frozen" => "freeze",
+        "threw" | "thrown" => "throw",
+        "hid" | "hidden" => "hide",
+        "spent" => "spend",
+        _ => return None,
+    })
 }
 
 /// "running" → "runn" → "run"; "stopped" → "stopp" → "stop".
@@ -554,9 +609,19 @@ mod tests {
             ("modification", "modify"),
             ("verification", "verified"),
             ("identification", "identifies"),
+            // An irregular past meets its verb.
+            ("built", "building"),
+            ("Rebuilt", "rebuild"),
+            ("wrote", "writes"),
+            ("written", "write"),
+            ("ran", "running"),
+            ("thought", "thinking"),
+            ("chosen", "choose"),
         ] {
             assert_eq!(stem(a), stem(b), "{a} / {b}");
         }
+        // "found" stays itself: after a search it is a word of the result, not of the query.
+        assert_ne!(stem("found"), stem("find"));
         // Short words keep their endings: a station is not a state, an action not an act.
         assert_ne!(stem("station"), stem("state"));
         assert_ne!(stem("action"), stem("act"));
