@@ -9,7 +9,7 @@
 
 mod check_support;
 
-use check_support::{root, shared_corpus, trajlint};
+use check_support::{root, scratch, shared_corpus, trajlint};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -342,4 +342,32 @@ fn sarif_locations_and_levels_say_what_a_viewer_needs() {
         .filter(|r| r["ruleId"] == "OB001")
         .all(|r| r["level"] == "error"));
     assert!(results.iter().any(|r| r["ruleId"] == "OB001"));
+}
+
+/// A file name that is not UTF-8 is named in SARIF by its own bytes, percent-encoded: as
+/// U+FFFD it would name another file.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_keeps_its_bytes_in_the_uri() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("sarif-bytes");
+    let name = std::ffi::OsStr::from_bytes(b"logs/bad\xff name.jsonl");
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    std::fs::copy(
+        root().join("corpus/fixtures/claude-code/dangling-verify.jsonl"),
+        dir.join(name),
+    )
+    .unwrap();
+    let (code, log) = sarif_of(&["logs"], &dir);
+    assert_eq!(code, 1);
+    let uris: std::collections::BTreeSet<&str> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str())
+        .collect();
+    assert_eq!(
+        uris.into_iter().collect::<Vec<_>>(),
+        ["logs/bad%FF%20name.jsonl"]
+    );
 }

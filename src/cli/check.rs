@@ -15,7 +15,7 @@ use std::sync::Arc;
 use trajlint::extract::lexicon::Lexicon;
 use trajlint::formats::Severity as ReadSeverity;
 use trajlint::lint::baseline::{self, Baseline};
-use trajlint::lint::config::{relative_path, Config};
+use trajlint::lint::config::{relative_parts, Config};
 use trajlint::lint::{
     check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
 };
@@ -824,17 +824,17 @@ fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
         None if name == "-" => return name.into(),
         None => &named,
     };
-    let rel = relative_path(path, cwd, cwd);
-    if rel.starts_with("../") {
+    let rel: PathBuf = relative_parts(path, cwd, cwd).into_iter().collect();
+    if rel.starts_with("..") {
         // (A path that is not there, as a missing input, is made absolute as it is.)
         let abs = path
             .canonicalize()
             .or_else(|_| std::path::absolute(path).map(|a| folded(&a)));
         if let Ok(abs) = abs {
-            return format!("file://{}", sarif::encode_path(&abs.to_string_lossy()));
+            return format!("file://{}", sarif::encode_os_path(&abs));
         }
     }
-    sarif::encode_path(&rel)
+    sarif::encode_os_path(&rel)
 }
 
 /// An absolute path with its `.` and `..` folded away by name (for one that is not there to

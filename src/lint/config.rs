@@ -327,23 +327,28 @@ fn normalize_pattern(pattern: &str) -> String {
 
 /// `path` relative to `base` (both taken from `cwd` when relative), `/`-separated.
 pub fn relative_path(path: &Path, base: &Path, cwd: &Path) -> String {
-    let p = normalize(&cwd.join(path));
-    let b = normalize(&cwd.join(base));
-    let pc: Vec<Component> = p.components().collect();
-    let bc: Vec<Component> = b.components().collect();
-    let common = pc.iter().zip(&bc).take_while(|(x, y)| x == y).count();
-    let mut parts: Vec<String> = Vec::new();
-    for _ in common..bc.len() {
-        parts.push("..".into());
-    }
-    for c in &pc[common..] {
-        parts.push(c.as_os_str().to_string_lossy().into_owned());
-    }
+    let parts: Vec<String> = relative_parts(path, base, cwd)
+        .iter()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect();
     if parts.is_empty() {
         ".".into()
     } else {
         parts.join("/")
     }
+}
+
+/// The steps from `base` to `path` (both taken from `cwd` when relative): `..` for each step up,
+/// then the names down, as the file system holds them.
+pub fn relative_parts(path: &Path, base: &Path, cwd: &Path) -> Vec<std::ffi::OsString> {
+    let p = normalize(&cwd.join(path));
+    let b = normalize(&cwd.join(base));
+    let pc: Vec<Component> = p.components().collect();
+    let bc: Vec<Component> = b.components().collect();
+    let common = pc.iter().zip(&bc).take_while(|(x, y)| x == y).count();
+    let up = (common..bc.len()).map(|_| "..".into());
+    up.chain(pc[common..].iter().map(|c| c.as_os_str().to_owned()))
+        .collect()
 }
 
 #[cfg(test)]

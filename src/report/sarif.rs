@@ -176,8 +176,31 @@ fn first_sentence(text: &str) -> String {
 /// A path as a URI reference: `/`-separated, each byte outside RFC 3986's unreserved set and
 /// `/` percent-encoded.
 pub fn encode_path(path: &str) -> String {
+    encode_bytes(path.replace('\\', "/").as_bytes())
+}
+
+/// `encode_path` of a path as the file system holds it: a name that is not UTF-8 is encoded
+/// byte for byte, not as U+FFFD (which names another file).
+pub fn encode_os_path(path: &std::path::Path) -> String {
+    match path.to_str() {
+        Some(s) => encode_path(s),
+        None => encode_bytes(&os_bytes(path.as_os_str())),
+    }
+}
+
+#[cfg(unix)]
+fn os_bytes(n: &std::ffi::OsStr) -> Vec<u8> {
+    std::os::unix::ffi::OsStrExt::as_bytes(n).to_vec()
+}
+
+#[cfg(not(unix))]
+fn os_bytes(n: &std::ffi::OsStr) -> Vec<u8> {
+    n.to_string_lossy().into_owned().into_bytes()
+}
+
+fn encode_bytes(bytes: &[u8]) -> String {
     let mut out = String::new();
-    for b in path.replace('\\', "/").bytes() {
+    for &b in bytes {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
             out.push(b as char);
         } else {
