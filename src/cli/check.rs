@@ -632,7 +632,7 @@ fn one_file(
             let name = path.map_or_else(|| stdin_name(plan), display_name);
             let key = path.map_or_else(|| name.clone(), |p| plan.config.relative(p, &plan.cwd));
             // (The reason alone: the formats name the file themselves.)
-            let prefix = format!("{}: ", path.map_or("-".into(), |p| p.display().to_string()));
+            let prefix = format!("{}: ", path.map_or("-".into(), super::shown));
             let why = e.strip_prefix(&prefix).map_or(e.clone(), str::to_string);
             return failed(plan, path, (name, key), String::new(), why, None);
         }

@@ -384,7 +384,7 @@ fn is_log_name(path: &std::path::Path) -> bool {
 ///
 /// `skipped`: the files the walk met and left out as no log (each warned about).
 pub fn no_log_found(paths: &[PathBuf], skipped: usize) -> String {
-    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let shown: Vec<String> = paths.iter().map(|p| shown(p)).collect();
     let mut why = format!("no trajectory log found under {}: ", shown.join(", "));
     if skipped == 1 {
         why.push_str("the one file the walk met is no log (skipped with a warning)");
@@ -672,7 +672,7 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
             } else {
                 why(&e)
             };
-            format!("{}: {why}", p.display())
+            format!("{}: {why}", shown(p))
         }),
         Input::Events { pattern, files } => {
             // One event a line: a broken file breaks its own line only, and a position names
@@ -683,9 +683,9 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
                 let at = bytes.len();
                 parts.push((at, f.clone()));
                 let mut file =
-                    std::fs::File::open(f).map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
+                    std::fs::File::open(f).map_err(|e| format!("{}: {}", shown(f), why(&e)))?;
                 file.read_to_end(&mut bytes)
-                    .map_err(|e| format!("{}: {}", f.display(), why(&e)))?;
+                    .map_err(|e| format!("{}: {}", shown(f), why(&e)))?;
                 // (Each file's byte order mark stays: in the joined bytes it opens a line, which
                 // `formats::read` reads as spaces and a position counts no column of.)
                 if bytes.last().is_some_and(|&b| b != b'\n') {
@@ -699,7 +699,7 @@ pub fn read_input(input: &Input) -> Result<SourceFile, String> {
                 parts,
             ))
         }
-        Input::Unreadable { path, why } => Err(format!("{}: {why}", path.display())),
+        Input::Unreadable { path, why } => Err(format!("{}: {why}", shown(path))),
         Input::Stdin => {
             let mut buf = Vec::new();
             std::io::stdin()
@@ -735,6 +735,11 @@ pub fn for_each_mapped<T: Send>(
             emit(r);
         }
     }
+}
+
+/// A path as a message names it: on one line, its control characters as pictures.
+pub fn shown(p: &Path) -> String {
+    visible_name(&p.display().to_string()).into_owned()
 }
 
 /// A path as printed: as walked or given, without a leading `./`.

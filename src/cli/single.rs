@@ -58,7 +58,7 @@ pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
             } else if input.path.is_dir() {
                 // (A directory is read when it holds a conversation's event files.)
                 super::Input::events_in(&input.path)?
-                    .ok_or_else(|| format!("{}: is a directory", input.path.display()))?
+                    .ok_or_else(|| format!("{}: is a directory", super::shown(&input.path)))?
             } else {
                 super::Input::Path(input.path.clone())
             };
