@@ -406,9 +406,9 @@ fn openhands_runtime_wrong_initial_state() {
 fn openhands_eval_output_jsonl() {
     // Three runs, one per line. Each has a system action, the user's task, and a recall pair:
     // in the first the recall added two microagents' knowledge (a system turn); in the others
-    // it added nothing and is no turn. Two runs have an `error` observation without a cause (a rejected tool
-    // call): an error-flagged result that answers no call. The third run ends with a run-level
-    // `error` (maximum iteration).
+    // it added nothing and is no turn. Two runs have an `error` observation without a cause (a
+    // rejected tool call): an error-flagged result that answers no call. The third run ends
+    // with a run-level `error` (maximum iteration).
     check_openhands(
         "openhands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl",
         &[

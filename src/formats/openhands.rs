@@ -12,8 +12,9 @@
 //! action (`run`, `run_ipython`, `read`, `edit`, `browse*`, `think`, …). An observation is one tool
 //! turn paired with its action through `cause`. State changes, recall actions and null
 //! observations are not turns; a recall's observation is a system turn of what it added to the
-//! agent's context (a microagent's knowledge, a repository's instructions), when it added any. A `condensation` action (or a `condense` observation) is a compaction whose replaced
-//! turns are known exactly when the forgotten events were read as turns.
+//! agent's context (a microagent's knowledge, a repository's instructions), when it added any.
+//! A `condensation` action (or a `condense` observation) is a compaction whose replaced turns
+//! are known exactly when the forgotten events were read as turns.
 //!
 //! Error signals: `observation: "error"` sets the error flag; the exit code comes from
 //! `extras.metadata.exit_code` (older: `extras.exit_code`, or `exit_code` on the flat event). A
@@ -313,7 +314,11 @@ impl<'a> Events<'a> {
     fn event(&mut self, e: &Value, out: &mut ReadOutput) {
         let d = self.d;
         if !matches!(e.kind, Kind::Object(_)) {
-            out.warn(e.span, "skipped an event that is not a JSON object");
+            out.skip_record(
+                e.span,
+                "skipped an event that is not a JSON object".into(),
+                false,
+            );
             return;
         }
         if let Some(a) = d.get(e, "action") {
