@@ -67,7 +67,7 @@ pub fn verdicts(traj: &Trajectory, facts: &[Fact], carried: &[(usize, usize)]) -
 
 /// Why `first..=last` is no range a compactor can replace, if it is not: turns outside the
 /// trajectory, a tool call split from its result (the first such pair in turn order), or a
-/// record that could not be read between two of its turns.
+/// record that could not be read between two of its turns or within one.
 pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<String> {
     let n = traj.turns.len();
     if first > last || last >= n {
@@ -86,14 +86,22 @@ pub fn range_error(traj: &Trajectory, first: usize, last: usize) -> Option<Strin
             )
         })
     });
-    split.or_else(|| {
-        let t = (first + 1..=last).find(|&t| lost_between(traj, t - 1, t))?;
-        Some(format!(
-            "turns {first}..{last} span a record between turns {} and {t} that could not be \
-             read: what it held is unknown",
-            t - 1
-        ))
-    })
+    split
+        .or_else(|| {
+            let t = (first + 1..=last).find(|&t| lost_between(traj, t - 1, t))?;
+            Some(format!(
+                "turns {first}..{last} span a record between turns {} and {t} that could not \
+                 be read: what it held is unknown",
+                t - 1
+            ))
+        })
+        .or_else(|| {
+            let t = (first..=last).find(|&t| lost_within(traj, t))?;
+            Some(format!(
+                "turns {first}..{last} hold turn {t}, within whose bytes lies a record that could \
+                 not be read: what it held is unknown"
+            ))
+        })
 }
 
 /// Maximal runs of turns `(first, last)` (inclusive) that can be compacted: every turn in the
@@ -108,6 +116,11 @@ pub fn compactable_ranges(traj: &Trajectory, allowed: &[bool]) -> Vec<(usize, us
     let n = traj.turns.len();
     let mut ok: Vec<bool> = allowed.to_vec();
     ok.resize(n, false);
+    // (A turn whose own bytes hold a record that could not be read, as one message written
+    // over several lines may, stays: what it held is unknown.)
+    for (t, o) in ok.iter_mut().enumerate() {
+        *o &= !lost_within(traj, t);
+    }
     // Each turn's place in file order (ties in turn order).
     let mut by_file: Vec<usize> = (0..n).collect();
     by_file.sort_by_key(|&t| (traj.turns[t].span.start, t));
@@ -195,6 +208,16 @@ fn lost_between(traj: &Trajectory, a: usize, b: usize) -> bool {
     let (before, after) = if a.start <= b.start { (a, b) } else { (b, a) };
     let k = traj.lost.partition_point(|l| l.start < before.end);
     traj.lost.get(k).is_some_and(|l| l.start < after.start)
+}
+
+/// Whether a record that could not be read lies within turn `t`'s own bytes.
+fn lost_within(traj: &Trajectory, t: usize) -> bool {
+    if traj.lost.is_empty() || traj.compressed {
+        return false;
+    }
+    let span = &traj.turns[t].span;
+    let k = traj.lost.partition_point(|l| l.start < span.start);
+    traj.lost.get(k).is_some_and(|l| l.start < span.end)
 }
 
 /// The bytes of turns `first..=last` of a range: from the first byte of any of them to the last.
@@ -399,9 +422,18 @@ mod tests {
             why.contains("between turns 3 and 4 that could not be read"),
             "{why}"
         );
-        // Lost before the first turn or inside a turn's own bytes: no cut.
-        traj.lost = vec![Span::new(0, 1), Span::new(420, 421)];
+        // Lost after the last turn: nothing to split. Within a turn's own bytes (a message
+        // written over several lines, one of them broken): that turn stays, and a pair it ends
+        // with it.
+        traj.lost = vec![Span::new(900, 901)];
         assert_eq!(compactable_ranges(&traj, &[true; 9]), [(0, 8)]);
+        traj.lost = vec![Span::new(420, 421), Span::new(520, 521)];
+        assert_eq!(
+            compactable_ranges(&traj, &[true; 9]),
+            [(0, 3), (6, 6), (8, 8)]
+        );
+        let why = super::range_error(&traj, 0, 4).unwrap();
+        assert!(why.contains("hold turn 4, within whose bytes"), "{why}");
     }
 
     proptest! {

@@ -66,6 +66,41 @@ fn no_range_spans_a_record_that_could_not_be_read() {
     let report = trajlint::process(SourceFile::new("t", None, cut.into_bytes()), None, &lex);
     assert!(report.read.trajectories[0].lost.is_empty());
     assert_eq!(report.analyses[0].ranges, [(0, 1)]);
+    // A record skipped with a warning (a message that lost its role) is lost as well.
+    let chat = r#"[{"role": "user", "content": "Where is the config?"},
+ {"role": "assistant", "content": "In etc/app.toml."},
+ {"content": "Never push to main."},
+ {"role": "user", "content": "Thanks."}]"#;
+    let report = trajlint::process(SourceFile::new("t", None, chat.into()), None, &lex);
+    assert_eq!(report.read.trajectories[0].lost.len(), 1);
+    assert_eq!(report.analyses[0].ranges, [(0, 1), (2, 2)]);
+    // A message written over several lines, one of them broken: its turn holds the lost line,
+    // and stays out of every range.
+    let line = |uuid: &str, parent: &str, message: &str| {
+        format!(
+            r#"{{"parentUuid": {parent}, "isSidechain": false, "type": "{}", "sessionId": "s1", "uuid": "{uuid}", "message": {message}}}"#,
+            if message.contains(r#""role": "user""#) {
+                "user"
+            } else {
+                "assistant"
+            }
+        )
+    };
+    let log = [
+        line("u1", "null", r#"{"role": "user", "content": "Rename the loader."}"#),
+        line("a1", r#""u1""#, r#"{"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "Looking."}]}"#),
+        r#"{"parentUuid": "a1", "type": "assistant", "message": {"id": "m1", "role": "assis"#.to_string(),
+        line("a2", r#""a1""#, r#"{"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "Found it."}]}"#),
+        line("u2", r#""a2""#, r#"{"role": "user", "content": "Great."}"#),
+        line("a3", r#""u2""#, r#"{"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "Done."}]}"#),
+    ]
+    .join("\n");
+    let report = trajlint::process(SourceFile::new("t", None, log.into_bytes()), None, &lex);
+    let t = &report.read.trajectories[0];
+    assert_eq!(t.turns.len(), 4, "{:?}", report.read.issues);
+    assert_eq!(t.lost.len(), 1);
+    assert!(t.turns[1].span.start < t.lost[0].start && t.lost[0].start < t.turns[1].span.end);
+    assert_eq!(report.analyses[0].ranges, [(0, 0), (2, 3)]);
 }
 
 #[test]

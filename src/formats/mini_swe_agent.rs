@@ -20,7 +20,6 @@ use crate::json::{Doc, Kind, Value};
 use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::Text;
-use std::collections::HashSet;
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::MiniSweAgent);
@@ -65,7 +64,6 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
 }
 
 fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut ReadOutput) {
-    let mut noted = HashSet::new();
     // Calls of the latest assistant turn still waiting for their observation.
     let mut awaiting = 0usize;
     // The latest message is the model's and held no action: the harness answers it with its
@@ -73,9 +71,10 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
     let mut no_action = false;
     for m in messages {
         if !matches!(m.kind, Kind::Object(_)) {
-            out.warn(
+            out.skip_record(
                 m.span,
                 format!("skipped a message that is a JSON {}", kind_name(m)),
+                false,
             );
             continue;
         }
@@ -125,14 +124,10 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
                 traj.turns.push(t);
                 awaiting = 0;
             }
-            other => {
-                if noted.insert(other.to_string()) {
-                    out.note(
-                        m.span,
-                        format!("skipped messages with role `{other}`; the first is here"),
-                    );
-                }
-            }
+            other => out.note_once(
+                m.span,
+                format!("skipped messages with role `{other}`; the first is here"),
+            ),
         }
         no_action = false;
     }

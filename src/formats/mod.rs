@@ -72,6 +72,9 @@ pub struct ReadOutput {
     /// The notes said once per file (`note_once`), by message: joined documents read one by
     /// one still say each once.
     once: HashSet<String>,
+    /// Records skipped with a warning that may have held content (a message without a role, an
+    /// entry that is no object): lost as a record that does not parse is (see `mark_lost`).
+    skipped: Vec<Span>,
 }
 
 impl ReadOutput {
@@ -101,10 +104,20 @@ impl ReadOutput {
         }
     }
 
+    /// A record skipped that may have held content, said with a warning (once per file when
+    /// `once`); no compactable range spans it.
+    pub fn skip_record(&mut self, span: Span, message: String, once: bool) {
+        self.skipped.push(span);
+        if !once || self.once.insert(message.clone()) {
+            self.warn(span, message);
+        }
+    }
+
     /// Adds what another document of the same file read (`note_once`'s notes still once).
     fn absorb(&mut self, other: ReadOutput) {
         self.trajectories.extend(other.trajectories);
         self.compressed.extend(other.compressed);
+        self.skipped.extend(other.skipped);
         for issue in other.issues {
             if !other.once.contains(&issue.message) || self.once.insert(issue.message.clone()) {
                 self.issues.push(issue);
@@ -142,16 +155,15 @@ impl ReadOutput {
         }
     }
 
-    /// Gives each trajectory the records lost inside it: the errors (a line that does not
-    /// parse, a record without what its kind must hold) between its first turn and its last.
-    /// One that lies between two trajectories (a run of its own) or after the last turn (a
-    /// record cut off at the end) splits no stretch of turns.
+    /// Gives each trajectory the records lost inside it, between its first turn and its last:
+    /// the errors (a line that does not parse, a record without what its kind must hold) and
+    /// the records skipped (`skip_record`). One that lies between two trajectories (a run of
+    /// its own) or after the last turn (a record cut off at the end) is in none.
     fn mark_lost(&mut self) {
-        let mut lost: Vec<Span> = self
-            .issues
-            .iter()
-            .filter(|i| i.severity == Severity::Error)
+        let errors = self.issues.iter().filter(|i| i.severity == Severity::Error);
+        let mut lost: Vec<Span> = errors
             .map(|i| i.span)
+            .chain(self.skipped.iter().copied())
             .collect();
         if lost.is_empty() {
             return;
@@ -281,9 +293,10 @@ fn scan_jsonl(
                             out,
                         );
                     } else {
-                        out.warn(
+                        out.skip_record(
                             v.span,
                             format!("skipped a JSON {} rather than an object", kind_name(&v)),
+                            false,
                         );
                     }
                 }
@@ -304,12 +317,13 @@ fn scan_jsonl(
                 Ok(v) if matches!(v.kind, json::Kind::Object(_)) => {
                     sink(Record::Object(Line { span, value: v }), out)
                 }
-                Ok(v) => out.warn(
+                Ok(v) => out.skip_record(
                     v.span,
                     format!(
                         "skipped a line that is a JSON {} rather than an object",
                         kind_name(&v)
                     ),
+                    false,
                 ),
                 Err(e) if nl.is_none() => {
                     let at = Span::new(
@@ -1267,9 +1281,15 @@ mod tests {
         };
         // (Said at the event.)
         assert_eq!(notes(run), (1, vec![run.find(r#"{"id":1"#).unwrap()]));
-        let (read, at) = notes(&format!("{run}\n{run}\n{run}\n"));
-        assert_eq!(read, 3);
+        let (runs, at) = notes(&format!("{run}\n{run}\n{run}\n"));
+        assert_eq!(runs, 3);
         assert_eq!(at, notes(run).1, "the first array's note alone");
+        // So for chat arrays with a role the reader skips.
+        let chat = r#"[{"role":"user","content":"Fix it."},{"role":"critic","content":"meh"}]"#;
+        let out = read(format!("{chat}\n{chat}\n").as_bytes(), None);
+        assert_eq!(out.trajectories.len(), 2);
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert!(out.issues[0].message.contains("role `critic`"));
     }
 
     /// A line holding a value and then something that is not one stays a broken line.

@@ -23,13 +23,11 @@ use crate::json::{self, Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
 use crate::text::Text;
-use std::collections::HashSet;
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut r = Reader {
         d: Doc::new(bytes),
         out: ReadOutput::new(Format::OpenaiChat),
-        noted: HashSet::new(),
     };
     match shape {
         Shape::JsonLines => {
@@ -57,17 +55,9 @@ enum Origin {
 struct Reader<'a> {
     d: Doc<'a>,
     out: ReadOutput,
-    /// Kinds of skipped records already reported (one note per kind).
-    noted: HashSet<String>,
 }
 
 impl<'a> Reader<'a> {
-    fn note_once(&mut self, key: &str, span: Span, message: String) {
-        if self.noted.insert(key.to_string()) {
-            self.out.note(span, message);
-        }
-    }
-
     fn document(&mut self, doc: &Value) {
         match &doc.kind {
             Kind::Object(_) => {
@@ -105,12 +95,13 @@ impl<'a> Reader<'a> {
         let mut loose: Option<(usize, Trajectory)> = None;
         for &(span, v) in recs {
             if !matches!(v.kind, Kind::Object(_)) {
-                self.out.warn(
+                self.out.skip_record(
                     span,
                     format!(
                         "skipped a JSON {} where a message was expected",
                         kind_name(v)
                     ),
+                    false,
                 );
                 continue;
             }
@@ -123,12 +114,13 @@ impl<'a> Reader<'a> {
                     loose.get_or_insert_with(|| (at, Trajectory::new(Format::OpenaiChat, span)));
                 t.span = t.span.cover(span);
                 self.message(t, v, span, Origin::Plain);
-            } else if self.noted.insert("record".into()) {
+            } else {
                 // (A warning, not a note: among messages, an object that is none is more
                 // likely a message that lost its role than metadata.)
-                self.out.warn(
+                self.out.skip_record(
                     span,
-                    "skipped records that are neither messages (no `role`) nor conversations; the first is here",
+                    "skipped records that are neither messages (no `role`) nor conversations; the first is here".into(),
+                    true,
                 );
             }
         }
@@ -198,12 +190,13 @@ impl<'a> Reader<'a> {
     fn message(&mut self, t: &mut Trajectory, m: &Value, span: Span, origin: Origin) {
         let d = self.d;
         if !matches!(m.kind, Kind::Object(_)) {
-            self.out.warn(
+            self.out.skip_record(
                 m.span,
                 format!(
                     "skipped a JSON {} where a message was expected",
                     kind_name(m)
                 ),
+                false,
             );
             return;
         }
@@ -212,7 +205,8 @@ impl<'a> Reader<'a> {
             None => match langchain_message(&d, m) {
                 Some((ty, body)) => (langchain_role(&d, &ty, body), body),
                 None => {
-                    self.out.warn(span, "skipped a message without a `role`");
+                    self.out
+                        .skip_record(span, "skipped a message without a `role`".into(), false);
                     return;
                 }
             },
@@ -240,8 +234,7 @@ impl<'a> Reader<'a> {
                 });
                 t.turns.push(turn);
             }
-            other => self.note_once(
-                &format!("role:{other}"),
+            other => self.out.note_once(
                 span,
                 format!("skipped messages with role `{other}`; the first is here"),
             ),

@@ -17,7 +17,6 @@ use crate::formats::openai_chat;
 use crate::json::{self, Doc, Kind, Value};
 use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
 use crate::source::Span;
-use std::collections::HashSet;
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::SweAgent);
@@ -57,14 +56,14 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
 }
 
 fn read_history(d: &Doc, history: &[Value], traj: &mut Trajectory, out: &mut ReadOutput) {
-    let mut noted = HashSet::new();
     // Calls of the latest assistant turn still waiting for their observation.
     let mut awaiting = 0usize;
     for m in history {
         if !matches!(m.kind, Kind::Object(_)) {
-            out.warn(
+            out.skip_record(
                 m.span,
                 format!("skipped a history entry that is a JSON {}", kind_name(m)),
+                false,
             );
             continue;
         }
@@ -100,14 +99,10 @@ fn read_history(d: &Doc, history: &[Value], traj: &mut Trajectory, out: &mut Rea
                     awaiting = 0;
                 }
             }
-            other => {
-                if noted.insert(other.to_string()) {
-                    out.note(
-                        m.span,
-                        format!("skipped history messages with role `{other}`; the first is here"),
-                    );
-                }
-            }
+            other => out.note_once(
+                m.span,
+                format!("skipped history messages with role `{other}`; the first is here"),
+            ),
         }
     }
 }
@@ -244,12 +239,13 @@ fn read_tail(
 fn read_steps(d: &Doc, steps: &[Value], traj: &mut Trajectory, out: &mut ReadOutput) {
     for step in steps {
         if !matches!(step.kind, Kind::Object(_)) {
-            out.warn(
+            out.skip_record(
                 step.span,
                 format!(
                     "skipped a trajectory step that is a JSON {}",
                     kind_name(step)
                 ),
+                false,
             );
             continue;
         }

@@ -51,9 +51,10 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut instructed: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, item) in d.items(history).iter().enumerate() {
         if !matches!(item.kind, Kind::Object(_)) {
-            out.warn(
+            out.skip_record(
                 item.span,
                 format!("history item {i} is not an object; skipped"),
+                false,
             );
             continue;
         }

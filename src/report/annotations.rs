@@ -34,8 +34,9 @@ struct TrajectoryOut<'a> {
     /// any) to the end, as `plan` takes them; null when nothing follows it. A range before it
     /// was already out of view: a compactor of the live context works inside the window.
     window: Option<[usize; 2]>,
-    /// (Beyond the core fields.) The bytes of each record between its turns that could not be
-    /// read (a broken line): what it held is unknown, and no range spans it.
+    /// (Beyond the core fields.) Where each record among its turns could not be read: the
+    /// span reported (for a broken line, where its parse failed; for a record skipped, the
+    /// record). What it held is unknown: no range spans it, nor holds a turn it lies within.
     lost: &'a [Span],
 }
 
@@ -379,11 +380,11 @@ fn text_view(out: &mut impl Write, report: &FileReport) -> std::io::Result<()> {
             let lines: Vec<String> = traj
                 .lost
                 .iter()
-                .map(|l| report.source.place(l.start).1.to_string())
+                .map(|l| report.source.line_col(l.start).0.to_string())
                 .collect();
             writeln!(
                 out,
-                "  lost between turns (no range spans them): {} at line {}",
+                "  lost among the turns (no range spans them): {} at line {}",
                 super::output::plural(lines.len(), "a record", "records"),
                 lines.join(", ")
             )?;
