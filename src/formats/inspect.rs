@@ -37,37 +37,22 @@ const LIMITS: Limits = Limits {
 
 pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     let mut out = ReadOutput::new(Format::Inspect);
-    let mut cx = Cx::default();
     match shape {
-        Shape::Zip => read_eval(bytes, &LIMITS, &mut cx, &mut out),
+        Shape::Zip => read_eval(bytes, &LIMITS, &mut out),
         _ => {
             if let Some(doc) = expect_document(shape, &mut out) {
-                read_json(bytes, doc, &mut cx, &mut out);
+                read_json(bytes, doc, &mut out);
             }
         }
     }
     out
 }
 
-/// What has been said once per file.
-#[derive(Default)]
-struct Cx {
-    noted: HashSet<String>,
-}
-
-impl Cx {
-    fn note_once(&mut self, out: &mut ReadOutput, span: Span, key: &str, msg: String) {
-        if self.noted.insert(key.to_string()) {
-            out.note(span, msg);
-        }
-    }
-}
-
-fn read_json(bytes: &[u8], doc: &Value, cx: &mut Cx, out: &mut ReadOutput) {
+fn read_json(bytes: &[u8], doc: &Value, out: &mut ReadOutput) {
     let d = Doc::new(bytes);
     if let Some(samples) = d.get(doc, "samples") {
         for s in d.items(samples) {
-            if let Some(t) = read_sample(&d, s, cx, out) {
+            if let Some(t) = read_sample(&d, s, out) {
                 out.trajectories.push(t);
             }
         }
@@ -87,7 +72,6 @@ fn read_json(bytes: &[u8], doc: &Value, cx: &mut Cx, out: &mut ReadOutput) {
             d.items(events),
             d.get(doc, "attachments"),
             &mut traj,
-            cx,
             out,
         );
         if !traj.turns.is_empty() {
@@ -112,7 +96,7 @@ struct Entry {
     compressed: usize,
 }
 
-fn read_eval(bytes: &[u8], limits: &Limits, cx: &mut Cx, out: &mut ReadOutput) {
+fn read_eval(bytes: &[u8], limits: &Limits, out: &mut ReadOutput) {
     let head = Span::new(0, bytes.len().min(4));
     let mut zip = match zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
         Ok(z) => z,
@@ -161,7 +145,7 @@ fn read_eval(bytes: &[u8], limits: &Limits, cx: &mut Cx, out: &mut ReadOutput) {
             let d = Doc::new(bytes);
             match json::parse(bytes, after_mark(&bytes[..span.end], span.start), span.end) {
                 Ok(v) => {
-                    if let Some(t) = read_sample(&d, &v, cx, out) {
+                    if let Some(t) = read_sample(&d, &v, out) {
                         out.trajectories.push(t);
                     }
                 }
@@ -227,8 +211,14 @@ fn read_eval(bytes: &[u8], limits: &Limits, cx: &mut Cx, out: &mut ReadOutput) {
                 continue;
             }
         };
-        let mut sub = ReadOutput::default();
-        let traj = read_sample(&Doc::new(&buf), &v, cx, &mut sub);
+        // (Its issues are said at the entry, named by it; what is said once per file is
+        // said once over the entries.)
+        let mut sub = ReadOutput {
+            once: std::mem::take(&mut out.once),
+            ..ReadOutput::default()
+        };
+        let traj = read_sample(&Doc::new(&buf), &v, &mut sub);
+        out.once = sub.once;
         for issue in sub.issues {
             out.issue(
                 issue.severity,
@@ -241,10 +231,8 @@ fn read_eval(bytes: &[u8], limits: &Limits, cx: &mut Cx, out: &mut ReadOutput) {
             spread_over(&mut t, span);
             out.trajectories.push(t);
         }
-        cx.note_once(
-            out,
+        out.note_once(
             span,
-            "approximate",
             "positions inside compressed ZIP entries are approximate: each turn of a sample read from a deflated entry points at the whole compressed entry".into(),
         );
     }
@@ -320,7 +308,7 @@ fn spread_over(t: &mut Trajectory, span: Span) {
 // ---------------------------------------------------------------------------------------------
 // One sample
 
-fn read_sample(d: &Doc, s: &Value, cx: &mut Cx, out: &mut ReadOutput) -> Option<Trajectory> {
+fn read_sample(d: &Doc, s: &Value, out: &mut ReadOutput) -> Option<Trajectory> {
     if !matches!(s.kind, Kind::Object(_)) {
         out.warn(s.span, "skipped a sample that is not a JSON object");
         return None;
@@ -345,22 +333,18 @@ fn read_sample(d: &Doc, s: &Value, cx: &mut Cx, out: &mut ReadOutput) -> Option<
                 list.push(m);
             }
         }
-        cx.note_once(
-            out,
+        out.note_once(
             d.get(s, "message_pool").map_or(s.span, |p| p.span),
-            "pool",
             "messages read from the sample's message_pool (a deduplicated log)".into(),
         );
     }
     if list.is_empty() {
         if !events.is_empty() {
-            cx.note_once(
-                out,
+            out.note_once(
                 s.span,
-                "events",
                 "a sample without messages: turns are read from its model and tool events".into(),
             );
-            read_events(d, events, attachments, &mut traj, cx, out);
+            read_events(d, events, attachments, &mut traj, out);
         }
     } else {
         let scan = scan_events(d, events, &list);
@@ -380,7 +364,7 @@ fn read_sample(d: &Doc, s: &Value, cx: &mut Cx, out: &mut ReadOutput) -> Option<
                     }
                 }
             }
-            push_message(d, m, &scan.tool_failures, attachments, &mut traj, cx, out);
+            push_message(d, m, &scan.tool_failures, attachments, &mut traj, out);
         }
         for (k, c) in scan.compactions.iter().enumerate() {
             if !placed[k] {
@@ -534,7 +518,6 @@ fn push_message(
     tool_failures: &HashMap<String, Option<String>>,
     attachments: Option<&Value>,
     traj: &mut Trajectory,
-    cx: &mut Cx,
     out: &mut ReadOutput,
 ) -> bool {
     let role = d.get_str(m, "role").unwrap_or_default();
@@ -544,10 +527,8 @@ fn push_message(
         "assistant" => (Role::Assistant, SegmentKind::Prose),
         "tool" => (Role::Tool, SegmentKind::Output),
         other => {
-            cx.note_once(
-                out,
+            out.note_once(
                 m.span,
-                &format!("role:{other}"),
                 format!("skipped messages with the unknown role {other:?}"),
             );
             return false;
@@ -558,7 +539,7 @@ fn push_message(
     let kind = if summary { SegmentKind::Summary } else { kind };
     t.is_summary = summary;
     if let Some(c) = d.get(m, "content") {
-        push_content(d, c, kind, attachments, &mut t, cx, out);
+        push_content(d, c, kind, attachments, &mut t, out);
     }
     if role == Role::Assistant {
         if let Some(calls) = d.get(m, "tool_calls") {
@@ -682,20 +663,17 @@ fn push_content(
     kind: SegmentKind,
     attachments: Option<&Value>,
     t: &mut Turn,
-    cx: &mut Cx,
     out: &mut ReadOutput,
 ) {
-    let push = |v: &Value, t: &mut Turn, cx: &mut Cx, out: &mut ReadOutput| {
+    let push = |v: &Value, t: &mut Turn, out: &mut ReadOutput| {
         let Some(mut text) = d.text(v) else { return };
         if text.text.starts_with("attachment://") {
             match stored(d, attachments, &text.text).and_then(|a| d.text(a)) {
                 Some(stored) => text = stored,
                 // (The reference stays as the text: what the message held is unknown, not
                 // empty.)
-                None => cx.note_once(
-                    out,
+                None => out.note_once(
                     v.span,
-                    "attachment",
                     "text stored as an `attachment://` reference that the sample's attachments do not hold was not read".into(),
                 ),
             }
@@ -705,11 +683,11 @@ fn push_content(
         }
     };
     match &c.kind {
-        Kind::Str { .. } => push(c, t, cx, out),
+        Kind::Str { .. } => push(c, t, out),
         Kind::Array(blocks) => {
             for b in blocks {
                 match &b.kind {
-                    Kind::Str { .. } => push(b, t, cx, out),
+                    Kind::Str { .. } => push(b, t, out),
                     Kind::Object(_) => {
                         let field = match d.get_str(b, "type").as_deref() {
                             Some("text") | None => "text",
@@ -724,7 +702,7 @@ fn push_content(
                             Some(_) => continue,
                         };
                         if let Some(v) = d.get(b, field) {
-                            push(v, t, cx, out);
+                            push(v, t, out);
                         }
                     }
                     _ => {}
@@ -745,7 +723,6 @@ fn read_events(
     events: &[Value],
     attachments: Option<&Value>,
     traj: &mut Trajectory,
-    cx: &mut Cx,
     out: &mut ReadOutput,
 ) {
     let has_tool_events = events.iter().any(|e| d.is(e, "event", "tool"));
@@ -764,13 +741,13 @@ fn read_events(
                     if has_tool_events && d.is(m, "role", "tool") {
                         continue;
                     }
-                    push_message(d, m, &none, attachments, traj, cx, out);
+                    push_message(d, m, &none, attachments, traj, out);
                 }
                 if let Some(m) = output_message(d, e) {
-                    push_message(d, m, &none, attachments, traj, cx, out);
+                    push_message(d, m, &none, attachments, traj, out);
                 }
             }
-            Some("tool") => traj.turns.push(tool_event_turn(d, e, attachments, cx, out)),
+            Some("tool") => traj.turns.push(tool_event_turn(d, e, attachments, out)),
             Some("compaction") => {
                 let kind = d.get_str(e, "type").unwrap_or_else(|| "summary".into());
                 traj.turns.push(compaction_turn(&CompactionEv {
@@ -785,16 +762,10 @@ fn read_events(
     }
 }
 
-fn tool_event_turn(
-    d: &Doc,
-    e: &Value,
-    attachments: Option<&Value>,
-    cx: &mut Cx,
-    out: &mut ReadOutput,
-) -> Turn {
+fn tool_event_turn(d: &Doc, e: &Value, attachments: Option<&Value>, out: &mut ReadOutput) -> Turn {
     let mut t = Turn::new(Role::Tool, e.span);
     if let Some(r) = d.get(e, "result") {
-        push_content(d, r, SegmentKind::Output, attachments, &mut t, cx, out);
+        push_content(d, r, SegmentKind::Output, attachments, &mut t, out);
     }
     let err = d
         .get(e, "error")
@@ -1086,6 +1057,33 @@ mod tests {
         assert!(out.issues.is_empty(), "{:?}", out.issues);
     }
 
+    /// What is said once per file is said once over the archive's deflated entries (each
+    /// read on its own), at the first entry that gives cause, named by it.
+    #[test]
+    fn a_note_once_per_file_is_once_over_the_entries() {
+        let odd = SAMPLE.replace(
+            r#"{"role": "assistant""#,
+            r#"{"role": "critic", "content": "meh"}, {"role": "assistant""#,
+        );
+        let bytes = zip_of(&[
+            ("header.json", r#"{"version": 2}"#, false),
+            ("samples/a_epoch_1.json", &odd, true),
+            ("samples/b_epoch_1.json", &odd, true),
+        ]);
+        let out = formats::read(&bytes, None);
+        assert_eq!(out.trajectories.len(), 2, "{:?}", out.issues);
+        let notes: Vec<&str> = out
+            .issues
+            .iter()
+            .filter(|i| i.message.contains("unknown role"))
+            .map(|i| i.message.as_str())
+            .collect();
+        assert_eq!(
+            notes,
+            [r#"samples/a_epoch_1.json: skipped messages with the unknown role "critic""#]
+        );
+    }
+
     #[test]
     fn eval_zip_deflated_entries_point_at_the_entry() {
         let bytes = zip_of(&[
@@ -1161,7 +1159,7 @@ mod tests {
             archive: 2 * SAMPLE.len() as u64 + 1,
         };
         let mut out = ReadOutput::new(Format::Inspect);
-        read_eval(&bytes, &limits, &mut Cx::default(), &mut out);
+        read_eval(&bytes, &limits, &mut out);
         assert_eq!(out.trajectories.len(), 2, "{:?}", out.issues);
         let errors: Vec<_> = out
             .issues
@@ -1177,7 +1175,7 @@ mod tests {
             .contains(&format!("decompressed to {} bytes", 2 * SAMPLE.len())));
         // Under a larger limit, the same archive is read whole.
         let mut out = ReadOutput::new(Format::Inspect);
-        read_eval(&bytes, &LIMITS, &mut Cx::default(), &mut out);
+        read_eval(&bytes, &LIMITS, &mut out);
         assert_eq!(out.trajectories.len(), 3);
     }
 
