@@ -15,7 +15,7 @@ use std::sync::Arc;
 use trajlint::extract::lexicon::Lexicon;
 use trajlint::formats::Severity as ReadSeverity;
 use trajlint::lint::baseline::{self, Baseline};
-use trajlint::lint::config::{relative_parts, Config};
+use trajlint::lint::config::{normalize, relative_parts, Config};
 use trajlint::lint::{
     check_file, Catalogue, Finding, RuleKind, Selection, SelectionLayer, Severity,
 };
@@ -829,7 +829,7 @@ fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
         // (A path that is not there, as a missing input, is made absolute as it is.)
         let abs = path
             .canonicalize()
-            .or_else(|_| std::path::absolute(path).map(|a| folded(&a)));
+            .or_else(|_| std::path::absolute(path).map(|a| normalize(&a)));
         if let Ok(abs) = abs {
             return format!("file://{}", sarif::encode_os_path(&abs));
         }
@@ -837,34 +837,9 @@ fn uri_of(path: Option<&Path>, name: &str, cwd: &Path) -> String {
     sarif::encode_os_path(&rel)
 }
 
-/// An absolute path with its `.` and `..` folded away by name (for one that is not there to
-/// canonicalize).
-fn folded(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_missing_path_is_folded_by_name() {
-        assert_eq!(
-            folded(Path::new("/tmp/a/sar/../../nonexist/./x.json")),
-            PathBuf::from("/tmp/nonexist/x.json")
-        );
-        assert_eq!(folded(Path::new("/../x")), PathBuf::from("/x"));
-    }
 
     #[test]
     fn the_configuration_knows_every_output_format() {

@@ -54,6 +54,12 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         }
         let info = calls.answered_in(traj, i);
         let kind = info.map_or(CallKind::Unknown, |c| c.kind);
+        // A fact of this result names the call's tool and what it looked for.
+        let of_the_call = |mut f: Fact| {
+            f.tool = call.map(|c| c.name.clone());
+            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
+            f
+        };
         // Deferrals: the tool asks to be called again later ("retry after 30s", HTTP 429, a job
         // to poll). That is an obligation to come back, not a finding about the world.
         // (Not in a line of a file printed with its number: `24│ "rate limit exceeded",`
@@ -77,10 +83,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             .map(|(s, e)| (t, line_around(&t.text, s, e)))
         });
         if let Some((t, (ls, le))) = retry {
-            let mut f = fact_at(Subkind::ToolRetry, i, t, ls, le);
-            f.tool = call.map(|c| c.name.clone());
-            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
-            facts.push(f);
+            facts.push(of_the_call(fact_at(Subkind::ToolRetry, i, t, ls, le)));
             continue;
         }
         let mut found: Option<Fact> = None;
@@ -170,14 +173,11 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             }
             _ => None,
         };
-        if let Some(mut f) = again {
-            f.tool = call.map(|c| c.name.clone());
-            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
-            facts.push(f);
+        if let Some(f) = again {
+            facts.push(of_the_call(f));
         }
-        if let Some(mut f) = found {
-            f.tool = call.map(|c| c.name.clone());
-            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
+        if let Some(f) = found {
+            let mut f = of_the_call(f);
             // What the tool said failed or was missing, when it said so in words.
             if text_hit.is_some() {
                 for t in failure_terms(&f.text) {

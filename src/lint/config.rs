@@ -288,17 +288,21 @@ pub const OUTPUT_FORMATS: [&str; 7] = [
     "junit",
 ];
 
-/// `.` and `..` resolved without touching the file system.
+/// `.` and `..` resolved by name, without touching the file system (for a path that may not
+/// be there to canonicalize). Above the root is the root; a relative path keeps the `..` it
+/// cannot resolve.
 pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
             other => out.push(other.as_os_str()),
         }
     }
@@ -354,6 +358,17 @@ pub fn relative_parts(path: &Path, base: &Path, cwd: &Path) -> Vec<std::ffi::OsS
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_are_normalized_by_name() {
+        assert_eq!(
+            normalize(Path::new("/tmp/a/sar/../../nonexist/./x.json")),
+            PathBuf::from("/tmp/nonexist/x.json")
+        );
+        assert_eq!(normalize(Path::new("/../x")), PathBuf::from("/x"));
+        assert_eq!(normalize(Path::new("../../x")), PathBuf::from("../../x"));
+        assert_eq!(normalize(Path::new("a/../../x")), PathBuf::from("../x"));
+    }
 
     #[test]
     fn relative_paths() {

@@ -33,7 +33,7 @@ impl Sarif {
             .enumerate()
             .map(|(i, r)| (r.rule.code.clone(), i))
             .collect();
-        let mut srcroot = format!("file://{}", encode_path(&cwd.to_string_lossy()));
+        let mut srcroot = format!("file://{}", encode_os_path(cwd));
         if !srcroot.ends_with('/') {
             srcroot.push('/');
         }
