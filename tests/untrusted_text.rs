@@ -161,3 +161,59 @@ fn file_names_on_standard_error_are_shown_not_sent() {
         );
     }
 }
+
+/// `plan` and `probe` name their one log (and probe its summary file) in their text views and
+/// their messages: a line break or an escape in the name is a picture there too, so each line
+/// that names the log stays one line.
+#[test]
+fn plan_and_probe_name_their_log_on_one_line() {
+    let dir = scratch("untrusted_one_log");
+    let name = "a\x1b[31mred\nX.jsonl";
+    std::fs::write(
+        dir.join(name),
+        "{\"role\": \"user\", \"content\": \"Hi.\"}\n{\"role\": \"assistant\", \"content\": \"Hello.\"}\n",
+    )
+    .unwrap();
+    let shown = "a␛[31mred␊X.jsonl";
+    let runs: [(&[&str], bool); 4] = [
+        // (Text on stdout, or a message on stderr.)
+        (&["plan", "--isolated", "--budget", "1", name], true),
+        (&["probe", "--isolated", name], true),
+        (
+            &[
+                "plan",
+                "--isolated",
+                "--budget",
+                "1",
+                "--trajectory",
+                "2",
+                name,
+            ],
+            false,
+        ),
+        (
+            &[
+                "probe",
+                "--isolated",
+                "--turns",
+                "0..1",
+                "--summary",
+                "no\nsuch",
+                name,
+            ],
+            false,
+        ),
+    ];
+    for (args, on_stdout) in runs {
+        let run = trajlint(args, &dir, None);
+        let out = if on_stdout { &run.stdout } else { &run.stderr };
+        assert!(raw_controls(out).is_empty(), "{args:?}: {out:?}");
+        let first = out.lines().next().unwrap_or("");
+        assert!(
+            first.contains(shown) || first.contains("no␊such"),
+            "{args:?}: {out}"
+        );
+        assert!(!out.contains("red\nX"), "{args:?}: {out}");
+        assert!(!out.contains("no\nsuch"), "{args:?}: {out}");
+    }
+}

@@ -96,7 +96,7 @@ impl SettingsArgs {
         let from_config = config
             .file
             .as_ref()
-            .map(|f| format!("`lexicons` in {}", f.display()));
+            .map(|f| format!("`lexicons` in {}", shown(f)));
         let files: Vec<(PathBuf, String)> = config
             .lexicons
             .iter()
@@ -150,7 +150,7 @@ pub fn drop_excluded(
             "; {excluded} {} found {} excluded by `exclude` in {}",
             plural(excluded, "file", "files"),
             plural(excluded, "is", "are"),
-            f.display()
+            shown(f)
         )
     })
 }
@@ -171,7 +171,7 @@ pub fn load_lexicon(files: &[(PathBuf, String)]) -> Result<Lexicon, String> {
         let content = std::fs::read_to_string(f).map_err(|e| {
             format!(
                 "{}: cannot read the lexicon file ({named_by}): {}",
-                f.display(),
+                shown(f),
                 why(&e)
             )
         })?;
@@ -243,7 +243,7 @@ impl Input {
             return Err(format!(
                 "{}: holds the event files of two conversations (`*.json` and `event-*.json`); \
                  `trajlint check` on the directory reads each",
-                dir.display()
+                shown(dir)
             ));
         }
         Ok(found.pop())
@@ -384,8 +384,8 @@ fn is_log_name(path: &std::path::Path) -> bool {
 ///
 /// `skipped`: the files the walk met and left out as no log (each warned about).
 pub fn no_log_found(paths: &[PathBuf], skipped: usize) -> String {
-    let shown: Vec<String> = paths.iter().map(|p| shown(p)).collect();
-    let mut why = format!("no trajectory log found under {}: ", shown.join(", "));
+    let names: Vec<String> = paths.iter().map(|p| shown(p)).collect();
+    let mut why = format!("no trajectory log found under {}: ", names.join(", "));
     if skipped == 1 {
         why.push_str("the one file the walk met is no log (skipped with a warning)");
     } else if skipped > 1 {
@@ -409,7 +409,7 @@ pub fn no_log_found(paths: &[PathBuf], skipped: usize) -> String {
     if let Some(first) = links.first() {
         why.push_str(&format!(
             "; links to directories are not followed: {} ({} in all); name the directory itself",
-            first.display(),
+            shown(first),
             links.len()
         ));
     }

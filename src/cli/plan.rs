@@ -105,7 +105,7 @@ fn json(l: &Loaded, plan: &Plan) -> String {
 
 fn text(l: &Loaded, plan: &Plan) -> String {
     let mut s = String::new();
-    let name = &l.source.name;
+    let name = l.name();
     let line = |t: usize| l.source.line_col(l.traj().turns[t].span.start).0;
     let window = match plan.window {
         (first, last) if first <= last => format!("window turns {first}..{last}"),

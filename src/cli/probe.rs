@@ -89,10 +89,7 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
     // tool call from its result (reversible or not).
     if let Some((a, b)) = args.turns {
         if let Some(why) = trajlint::gate::range_error(l.traj(), a, b) {
-            eprintln!(
-                "error: --turns: {} trajectory {}: {why}",
-                l.source.name, l.index
-            );
+            eprintln!("error: --turns: {} trajectory {}: {why}", l.name(), l.index);
             return ExitCode::from(2);
         }
         // (Probed all the same: the check is the caller's to ask; but the agent no longer
@@ -101,7 +98,8 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
         if a < window {
             eprintln!(
                 "warning: --turns {a}..{b}: {} trajectory {}: turns before {window} lie before the latest compaction: the agent no longer sees them",
-                l.source.name, l.index
+                l.name(),
+                l.index
             );
         }
     }
@@ -149,7 +147,8 @@ fn read_summary(file: &PathBuf) -> Result<String, String> {
             .read_to_end(&mut buf)
             .map_err(|e| format!("-: {e}"))?;
     } else {
-        buf = std::fs::read(file).map_err(|e| format!("{}: {}", file.display(), super::why(&e)))?;
+        buf = std::fs::read(file)
+            .map_err(|e| format!("{}: {}", super::shown(file), super::why(&e)))?;
     }
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
@@ -198,7 +197,7 @@ fn reversible(args: &ProbeArgs, l: &Loaded) -> ExitCode {
         ProbeFormat::Text => {
             let mut s = format!(
                 "{}: turns {a}..{b}: reversible compaction: the original stays addressable, so condition 5 is satisfied without a probe; {} live fact{}\n",
-                trajlint::report::visible_name(&l.source.name),
+                l.name(),
                 live.len(),
                 if live.len() == 1 { "" } else { "s" }
             );
@@ -309,12 +308,13 @@ fn text(l: &Loaded, reports: &[ProbeReport], summary: Option<&str>) -> String {
         let _ = writeln!(
             s,
             "{}: no compaction recorded in trajectory {} (give --summary FILE --turns A..B to probe a candidate)",
-            l.source.name, l.index
+            l.name(),
+            l.index
         );
     }
     for (k, r) in reports.iter().enumerate() {
         let against = match (summary, r.summary_turn) {
-            (Some(f), _) => format!("summary {f}"),
+            (Some(f), _) => format!("summary {}", trajlint::report::visible_name(f)),
             (None, Some(t)) => format!(
                 "the summary at turn {t} of the compaction at turn {}",
                 l.traj().compactions.get(k).map_or(0, |c| c.turn)
@@ -325,7 +325,7 @@ fn text(l: &Loaded, reports: &[ProbeReport], summary: Option<&str>) -> String {
         let _ = writeln!(
             s,
             "{}: turns {}..{} against {against}: {} live {}, {carried} carried, {} dropped{}",
-            l.source.name,
+            l.name(),
             r.turns.0,
             r.turns.1,
             r.checked.len(),

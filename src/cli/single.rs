@@ -41,6 +41,12 @@ impl Loaded {
     pub fn format_name(&self) -> &'static str {
         self.traj().format.name()
     }
+
+    /// The log's name as printed in text: a control character in it shown as a picture (a
+    /// line break in a file name would break the line it is on).
+    pub fn name(&self) -> std::borrow::Cow<'_, str> {
+        trajlint::report::visible_name(&self.source.name)
+    }
 }
 
 /// Reads the input and analyses the chosen trajectory; on failure, prints why and returns
@@ -82,7 +88,7 @@ pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
     if input.trajectory >= n {
         eprintln!(
             "error: {}: --trajectory {} requested, the file holds {n} (0..{})",
-            source.name,
+            trajlint::report::visible_name(&source.name),
             input.trajectory,
             n.saturating_sub(1)
         );
@@ -92,7 +98,8 @@ pub fn load(input: &OneInput, count_tokens: bool) -> Result<Loaded, ()> {
         // (Not silently the first of many: a file of episodes is common.)
         eprintln!(
             "note: {}: trajectory {} of the {n} the file holds (--trajectory picks another)",
-            source.name, input.trajectory
+            trajlint::report::visible_name(&source.name),
+            input.trajectory
         );
     }
     let analysis = trajlint::analysis::analyze_with(
@@ -150,7 +157,7 @@ pub fn fact_line(l: &Loaded, id: usize) -> String {
         "[{id}] {}, turn {} ({}:{line}:{col}, bytes {}..{}): \"{text}\"",
         f.label(),
         f.turn,
-        l.source.name,
+        l.name(),
         f.span.start,
         f.span.end
     )
