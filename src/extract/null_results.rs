@@ -54,10 +54,14 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         }
         let info = calls.answered_in(traj, i);
         let kind = info.map_or(CallKind::Unknown, |c| c.kind);
-        // A fact of this result names the call's tool and what it looked for.
+        // A fact of this result names the call's tool and what it looked for. (The terms are
+        // read from the arguments once, however many facts the result gives.)
+        let terms = std::cell::OnceCell::new();
         let of_the_call = |mut f: Fact| {
             f.tool = call.map(|c| c.name.clone());
-            f.terms = info.map(|i| query_terms(i, call)).unwrap_or_default();
+            f.terms = terms
+                .get_or_init(|| info.map(|i| query_terms(i, call)).unwrap_or_default())
+                .clone();
             f
         };
         // Deferrals: the tool asks to be called again later ("retry after 30s", HTTP 429, a job
