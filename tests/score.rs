@@ -125,6 +125,9 @@ fn ratio(a: usize, b: usize) -> f64 {
 #[derive(Default)]
 struct Totals {
     kinds: BTreeMap<FactKind, Counts>,
+    /// Per kind, turns holding a fact that `check` would report (an open obligation, an
+    /// unincorporated null result, an unbound reference), found against labeled.
+    reported: BTreeMap<FactKind, Counts>,
     by_format: BTreeMap<(String, FactKind), Counts>,
     status_agree: usize,
     status_compared: usize,
@@ -146,6 +149,11 @@ struct Totals {
     misses: Vec<String>,
     /// Truly quiescent turns left out of every compactable range: (bytes, why).
     kept_quiet: Vec<(usize, String)>,
+}
+
+/// A status the rules report: what the log leaves owed, unrecorded or unbound.
+fn unsettled(s: Status) -> bool {
+    matches!(s, Status::Open | Status::Unincorporated | Status::Unbound)
 }
 
 fn nth_offset(bytes: &[u8], quote: &str, nth: usize) -> Option<usize> {
@@ -577,6 +585,16 @@ fn score(labels: &Path, title: &str) -> Figures {
             for kind in KINDS {
                 let tr = truth.get(&(t, kind));
                 let pr = pred.get(&(t, kind));
+                // What the rules report is the facts left unsettled: scored the same way.
+                let labeled_open = tr.is_some_and(|tr| tr.iter().any(|l| unsettled(l.status)));
+                let found_open = pr.is_some_and(|pr| pr.iter().any(|&(s, _)| unsettled(s)));
+                let r = tot.reported.entry(kind).or_default();
+                match (labeled_open, found_open) {
+                    (true, true) => r.tp += 1,
+                    (false, true) => r.fp += 1,
+                    (true, false) => r.fn_ += 1,
+                    (false, false) => {}
+                }
                 let c = tot.kinds.entry(kind).or_default();
                 let cf = tot.by_format.entry((format.clone(), kind)).or_default();
                 match (tr, pr) {
@@ -755,6 +773,20 @@ fn score(labels: &Path, title: &str) -> Figures {
         "status agreement {:.3} ({}/{})",
         status, tot.status_agree, tot.status_compared
     );
+    println!(
+        "unsettled facts, as check reports them (turns holding an open obligation, an unincorporated null result, an unbound reference):"
+    );
+    for (k, c) in &tot.reported {
+        println!(
+            "  {:<12} P {:.3} R {:.3} ({} tp, {} fp, {} fn)",
+            format!("{k:?}"),
+            c.precision(),
+            c.recall(),
+            c.tp,
+            c.fp,
+            c.fn_
+        );
+    }
     println!(
         "antecedents: of {} references found where labeled with an antecedent, bound to it {} ({:.3}), kept live there (bound or a candidate) {} ({:.3})",
         tot.antecedents_compared,
