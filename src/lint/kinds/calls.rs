@@ -61,8 +61,28 @@ fn ancestors(p: &str) -> impl Iterator<Item = &str> {
 const MAX_DEPTH: usize = 64;
 
 /// Arguments in a canonical form: JSON objects with sorted keys, less `ignore`d top-level keys,
-/// strings with their whitespace collapsed; a command line with its whitespace collapsed.
+/// strings with their whitespace collapsed; a command line with its whitespace collapsed. (A
+/// finding's identity: stable across runs whatever the spacing.)
 pub fn canonical_arguments(args: &str, ignore: &[String]) -> String {
+    canonical(args, ignore, Lines::Collapsed)
+}
+
+/// Arguments as `canonical_arguments` gives them, but for text of several lines, kept as it is:
+/// what two calls do. An edit's old text, code to run, a SWE-agent `edit` command: a line break
+/// or an indent there is part of what the call says (an `Edit` whose old text failed to match,
+/// re-issued with its lines broken as the file has them, is another call).
+fn call_key(args: &str, ignore: &[String]) -> String {
+    canonical(args, ignore, Lines::Kept)
+}
+
+/// Whether text of several lines has its whitespace collapsed.
+#[derive(Clone, Copy, PartialEq)]
+enum Lines {
+    Collapsed,
+    Kept,
+}
+
+fn canonical(args: &str, ignore: &[String], lines: Lines) -> String {
     let trimmed = args.trim();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(trimmed) {
@@ -70,18 +90,21 @@ pub fn canonical_arguments(args: &str, ignore: &[String]) -> String {
                 obj.retain(|k, _| !ignore.contains(k));
             }
             let mut out = String::new();
-            write_canonical(&v, &mut out);
+            write_canonical(&v, lines, &mut out);
             return out;
         }
     }
-    collapse(trimmed)
+    collapse(trimmed, lines)
 }
 
-fn collapse(s: &str) -> String {
+fn collapse(s: &str, lines: Lines) -> String {
+    if lines == Lines::Kept && s.contains('\n') {
+        return s.to_string();
+    }
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn write_canonical(v: &serde_json::Value, out: &mut String) {
+fn write_canonical(v: &serde_json::Value, lines: Lines, out: &mut String) {
     use serde_json::Value;
     match v {
         Value::Object(m) => {
@@ -94,7 +117,7 @@ fn write_canonical(v: &serde_json::Value, out: &mut String) {
                 }
                 out.push_str(&Value::String(k.clone()).to_string());
                 out.push(':');
-                write_canonical(&m[k], out);
+                write_canonical(&m[k], lines, out);
             }
             out.push('}');
         }
@@ -104,11 +127,11 @@ fn write_canonical(v: &serde_json::Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_canonical(x, out);
+                write_canonical(x, lines, out);
             }
             out.push(']');
         }
-        Value::String(s) => out.push_str(&Value::String(collapse(s)).to_string()),
+        Value::String(s) => out.push_str(&Value::String(collapse(s, lines)).to_string()),
         other => out.push_str(&other.to_string()),
     }
 }
@@ -140,7 +163,7 @@ pub fn repeats(cx: &Cx, rule: &Rule) -> Vec<Repeat> {
             let path = path_of(call);
             let key = (
                 call.name.as_str(),
-                canonical_arguments(&call.arguments, &rule.ignore_arguments),
+                call_key(&call.arguments, &rule.ignore_arguments),
             );
             let cur = CallAt { turn: t, index: i };
             if let Some(&(prev, at)) = last.get(&key) {
@@ -210,6 +233,30 @@ mod tests {
         assert_eq!(a, r#"{"command":"ls -la"}"#);
         assert_ne!(a, canonical_arguments(r#"{"command": "ls"}"#, &ignore));
         assert_eq!(canonical_arguments("  grep -rn  foo ", &[]), "grep -rn foo");
+    }
+
+    #[test]
+    fn text_of_several_lines_is_another_call_when_its_lines_differ() {
+        let one = r#"{"old_string": "{:ok, _} = Repo.insert(x)", "file_path": "a.ex"}"#;
+        let broken = r#"{"file_path": "a.ex", "old_string": "{:ok, _} =\n  Repo.insert(x)"}"#;
+        let blank = r#"{"file_path": "a.ex", "old_string": "{:ok, _} =\n\n  Repo.insert(x)"}"#;
+        assert_ne!(call_key(one, &[]), call_key(broken, &[]));
+        assert_ne!(call_key(broken, &[]), call_key(blank, &[]));
+        assert_eq!(call_key(broken, &[]), call_key(broken, &[]));
+        // One-line text still meets its respacing, and a finding's identity stays as it was.
+        assert_eq!(
+            call_key(r#"{"command": "ls  -la"}"#, &[]),
+            call_key(r#"{"command": "ls -la"}"#, &[])
+        );
+        assert_eq!(
+            canonical_arguments(broken, &[]),
+            canonical_arguments(blank, &[])
+        );
+        let edit = "edit 6:6\n    return x\nend_of_edit";
+        assert_ne!(
+            call_key(edit, &[]),
+            call_key("edit 6:6\nreturn x\nend_of_edit", &[])
+        );
     }
 
     #[test]
