@@ -3387,6 +3387,37 @@ fn widening_a_search_that_found_nothing_records_it() {
 }
 
 #[test]
+fn owning_what_a_rejected_call_lacked_records_the_failure() {
+    // (A rejected edit, then the agent's own account of what it left out.)
+    let status_after = |words: &str| {
+        let a = analyse(json!([
+            {"role": "user", "content": "Decrypt msg.enc."},
+            {"role": "assistant", "content": "Let me decode the hex first.",
+             "tool_calls": [call("c1", "edit", json!({"command": "edit 2:2\n    cipher = binascii.unhexlify(f.read())\nend_of_edit"}))]},
+            {"role": "tool", "tool_call_id": "c1",
+             "content": "Your proposed edit has introduced new syntax error(s).\n\nERRORS:\n- F821 undefined name 'binascii'"},
+            {"role": "assistant", "content": words,
+             "tool_calls": [call("c2", "edit", json!({"command": "edit 1:2\nimport binascii\nend_of_edit"}))]},
+            {"role": "tool", "tool_call_id": "c2", "content": "File updated."},
+        ]));
+        nulls(&a)
+            .iter()
+            .map(|f| (f.turn, f.status))
+            .collect::<Vec<_>>()
+    };
+    for words in [
+        "I missed an import of binascii. Let's try again.",
+        "I forgot to import binascii.",
+    ] {
+        assert_eq!(status_after(words), [(2, Status::Incorporated)], "{words}");
+    }
+    assert_eq!(
+        status_after("Now the decoding step."),
+        [(2, Status::Unincorporated)]
+    );
+}
+
+#[test]
 fn this_task_before_a_call_on_an_earlier_shown_id_points_back_and_this_command_does_not() {
     let a = analyse(json!([
         {"role": "user", "content": "Implement the epic."},
