@@ -4513,6 +4513,54 @@ fn cc_summary(uuid: &str, parent: &str, text: &str) -> String {
     .to_string()
 }
 
+/// After a compaction, "those X" of a noun no list holds points at the turn in view that said
+/// it (the edit's result showing the lines it added), not at nothing; a noun said only in the
+/// turns the compaction replaced leaves it unbound.
+#[test]
+fn after_a_compaction_a_demonstrative_binds_to_the_turn_in_view_that_said_its_noun() {
+    let bindings = |said_after: bool| {
+        let mut log = vec![
+            cc_line("u0", None, "user", "Add the review page."),
+            cc_line(
+                "a0",
+                Some("u0"),
+                "assistant",
+                "I added the aliases for Tmux and the store.",
+            ),
+            json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb",
+                "parentUuid": null, "logicalParentUuid": "a0", "sessionId": "s1",
+                "isSidechain": false, "compactMetadata": {"trigger": "auto"}})
+            .to_string(),
+            cc_summary(
+                "cs",
+                "cb",
+                "The user wants a review page; work is under way.",
+            ),
+        ];
+        let words = if said_after {
+            "The module now starts with alias Spotter.Services.{Tmux, Store}."
+        } else {
+            "The module compiles."
+        };
+        log.push(cc_line("a1", Some("cs"), "assistant", words));
+        log.push(cc_line(
+            "a2",
+            Some("a1"),
+            "assistant",
+            "I still need the event handler that uses those aliases.",
+        ));
+        let report = process("session.jsonl", log.join("\n").as_bytes());
+        report.analyses[0]
+            .facts
+            .iter()
+            .filter(|f| f.text == "those aliases")
+            .map(|f| (f.turn, f.antecedent.as_ref().map(|l| l.turn), f.status))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bindings(true), [(5, Some(4), Status::Bound)]);
+    assert_eq!(bindings(false), [(5, None, Status::Unbound)]);
+}
+
 /// Turns a compaction kept word for word (Claude Code's preserved segment: they lie before the
 /// boundary in the file, and the context goes on from them) stay in view: a reference after
 /// the summary binds to them, not to nothing.

@@ -81,12 +81,19 @@ impl Reader<'_> {
                     continue;
                 }
             }
-            if c.get(6).is_some()
-                && (lex.not_head_nouns.contains(&noun.to_lowercase())
-                    || (demonstrative.is_some() || said_noun_cue)
-                        && !said_in_an_earlier_turn(traj, i, &stem(noun)))
-            {
-                continue;
+            // (Where the noun of such a phrase was said: after a compaction, the turn in view
+            // that said it is what the phrase points at, when no turn said a listed noun.)
+            let mut said_at = None;
+            if c.get(6).is_some() {
+                if lex.not_head_nouns.contains(&noun.to_lowercase()) {
+                    continue;
+                }
+                if demonstrative.is_some() || said_noun_cue {
+                    said_at = said_in_an_earlier_turn(traj, i, &stem(noun));
+                    if said_at.is_none() {
+                        continue;
+                    }
+                }
             }
             // An agent's "both tests" counts what its own message names; a user's "cancel
             // both reservations" picks up what the agent presented.
@@ -294,7 +301,12 @@ impl Reader<'_> {
                     .is_some_and(|b| b.as_str().eq_ignore_ascii_case("recent"))
                     && m.as_str().ends_with('s')
                     && lex.said_or_done_nouns.contains(&noun.to_lowercase());
-            let named = (!recent).then(|| vis.noun_last.get(&stem(noun)).copied());
+            let named = (!recent).then(|| {
+                vis.noun_last
+                    .get(&stem(noun))
+                    .copied()
+                    .or(said_at.filter(|&k| vis.in_view(k)))
+            });
             let ante = vis.or_previous(named.flatten());
             // A cue that names an action ("the inserted line", "the method we created")
             // points at a turn that did it.
@@ -637,11 +649,12 @@ fn done_before_the_calls(
 
 /// Whether one of the last turns before `i` says `stem` ("these modules" after a listing of
 /// modules; not "take screenshots of those moments", whose moments are this turn's own).
-fn said_in_an_earlier_turn(traj: &Trajectory, i: usize, stem: &str) -> bool {
+/// The latest of the twelve turns before turn `i` whose text says `stem`, if any.
+fn said_in_an_earlier_turn(traj: &Trajectory, i: usize, stem: &str) -> Option<usize> {
     const LOOK_BACK: usize = 12;
     let stem = stem.to_ascii_lowercase();
-    traj.turns[..i].iter().rev().take(LOOK_BACK).any(|turn| {
-        turn.segments.iter().any(|s| {
+    (i.saturating_sub(LOOK_BACK)..i).rev().find(|&k| {
+        traj.turns[k].segments.iter().any(|s| {
             head_and_tail(&s.text.text, 4096)
                 .iter()
                 .any(|part| part.to_ascii_lowercase().contains(&stem))

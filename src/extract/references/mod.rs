@@ -123,6 +123,9 @@ struct Visible {
     /// A compaction replaced what came before this window: a referent not found in the window
     /// may have been there, so it is unbound rather than guessed.
     after_compaction: bool,
+    /// The turn that opened this window (a compaction or reset; 0 at the start): the turns from
+    /// it on are in view.
+    window_from: usize,
     /// Identifiers seen only before the latest compaction.
     ids_compacted: HashMap<String, usize>,
     /// The last few turns with content, newest last.
@@ -147,7 +150,7 @@ struct Visible {
 
 impl Visible {
     /// A fresh window after a compaction or reset, remembering which ids it replaced.
-    fn after(self, compaction: bool) -> Visible {
+    fn after(self, compaction: bool, at: usize) -> Visible {
         let mut ids_compacted = self.ids_compacted;
         for (id, seen) in self.ids {
             ids_compacted.insert(id, seen.first_result.unwrap_or(seen.first));
@@ -155,6 +158,7 @@ impl Visible {
         Visible {
             seen_dialogue: self.seen_dialogue,
             after_compaction: compaction,
+            window_from: at,
             ids_compacted: if compaction {
                 ids_compacted
             } else {
@@ -194,6 +198,11 @@ impl Visible {
 
     /// The antecedent to bind to when the fitting one is `fitting`: else the previous turn, unless
     /// a compaction may have taken the referent.
+    /// Whether turn `k` lies in this window (past its compaction or reset).
+    fn in_view(&self, k: usize) -> bool {
+        k >= self.window_from
+    }
+
     fn or_previous(&self, fitting: Option<usize>) -> Option<usize> {
         fitting.or(if self.after_compaction {
             None
@@ -297,7 +306,7 @@ pub fn extract(
         let compaction = matches!(turn.event, Some(EventKind::Compaction { .. }));
         let resets = turn.event.as_ref().is_some_and(EventKind::resets_context);
         if resets || compaction && compactions == Compactions::Stop {
-            vis = std::mem::take(&mut vis).after(compaction);
+            vis = std::mem::take(&mut vis).after(compaction, i);
             // The turns a compaction kept word for word stay in view (`view_after`): they are
             // read again, the latest `KEPT_IN_VIEW` of them (a bound that keeps the reading
             // linear however the kept spans overlap). (Compactions are in turn order: a cursor
