@@ -3386,6 +3386,30 @@ fn widening_a_search_that_found_nothing_records_it() {
     assert_eq!(found, [(2, Status::Incorporated)]);
 }
 
+/// "Submit it and see if we succeeded": what a submission returns answers the question, so the
+/// turn that submits does both; a change's result does not ("fix it and see if it works" needs
+/// a run after the edit).
+#[test]
+fn a_submission_answers_whether_it_succeeded_and_an_edit_does_not() {
+    let owed = |words: &str, c: Value| {
+        let a = analyse(json!([
+            {"role": "user", "content": "Find the flag."},
+            {"role": "assistant", "content": words, "tool_calls": [c]},
+        ]));
+        commitments(&a).len()
+    };
+    let submit = call("c1", "submit", json!({"flag": "FLAG{p3rl_6}"}));
+    assert_eq!(
+        owed(
+            "We will try to submit this flag and see if we succeeded.",
+            submit
+        ),
+        0
+    );
+    let fix = edit("c1", "solve.py", "x = 1", "x = 2");
+    assert_eq!(owed("Let me fix the script and see if it works.", fix), 1);
+}
+
 #[test]
 fn owning_what_a_rejected_call_lacked_records_the_failure() {
     // (A rejected edit, then the agent's own account of what it left out.)

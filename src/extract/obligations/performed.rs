@@ -211,8 +211,11 @@ impl CallWords {
                 families.insert("execute".to_string());
             }
             // Editing is writing files: an editor call, or a shell line that writes one
-            // (`npm install` or `git commit` change state but edit no code).
-            let writes_files = cmd.is_none_or(|cmd| {
+            // (`npm install` or `git commit` change state but edit no code; nor does a tool
+            // that submits or commits: what a submission returns answers "and see if we
+            // succeeded").
+            let editor = || !info.families.iter().any(|f| f == "commit");
+            let writes_files = cmd.map_or_else(editor, |cmd| {
                 let first = cmd.split_whitespace().next().unwrap_or("");
                 FILE_COMMANDS.contains(&first)
                     || cmd.contains(" > ")
