@@ -3386,6 +3386,30 @@ fn widening_a_search_that_found_nothing_records_it() {
     assert_eq!(found, [(2, Status::Incorporated)]);
 }
 
+/// Giving up on a promised change in words drops it: "I cannot proceed with the change due to
+/// …" after the call that would make it failed.
+#[test]
+fn saying_it_cannot_proceed_drops_the_change() {
+    let status_after = |words: &str| {
+        let a = analyse(json!([
+            {"role": "user", "content": "Move my flight to the nonstop."},
+            {"role": "assistant", "content": "Let's proceed with changing the flight to the nonstop HAT052."},
+            {"role": "user", "content": "Thanks."},
+            {"role": "assistant", "content": words},
+        ]));
+        commitments(&a)
+            .iter()
+            .map(|f| (f.turn, f.status))
+            .collect::<Vec<_>>()
+    };
+    let dropped = status_after(
+        "It seems that I cannot proceed with the change due to the unavailability of the flight.",
+    );
+    assert_eq!(dropped, [(1, Status::Discharged)]);
+    let kept = status_after("Is there anything else I can help you with?");
+    assert_eq!(kept, [(1, Status::Open)]);
+}
+
 /// "Submit it and see if we succeeded": what a submission returns answers the question, so the
 /// turn that submits does both; a change's result does not ("fix it and see if it works" needs
 /// a run after the edit).
