@@ -106,6 +106,10 @@ pub struct ToolResult {
     pub exit_code: Option<i64>,
     /// A structured error type (`file_not_found`, `timeout`, …) where the format gives one.
     pub error_kind: Option<String>,
+    /// The log keeps only what the harness showed of the result, and it showed nothing: Gemini
+    /// CLI's stream-json records a file read's display line, empty, not the file it returned.
+    /// An empty output here says nothing about what the call found.
+    pub output_unrecorded: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

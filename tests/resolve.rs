@@ -5061,3 +5061,38 @@ fn a_pronoun_after_the_colon_makes_only_a_distant_demonstrative_point_back() {
         .collect();
     assert_eq!(found, [(3, "that function")]);
 }
+
+/// Gemini CLI's stream-json keeps what the CLI showed of each result, not what the model read:
+/// a file read shows nothing, so its empty `output` is no empty result; a search's display line
+/// ("No files found") and the shell's output (what the command printed) still are.
+#[test]
+fn a_gemini_stream_s_empty_display_of_a_file_read_is_no_empty_result() {
+    let log = [
+        r#"{"type":"init","timestamp":"t","session_id":"g","model":"m"}"#,
+        r#"{"type":"message","timestamp":"t","role":"user","content":"Port the login page."}"#,
+        r#"{"type":"tool_use","timestamp":"t","tool_name":"read_file","tool_id":"r1","parameters":{"file_path":"SKILL.md"}}"#,
+        r#"{"type":"tool_result","timestamp":"t","tool_id":"r1","status":"success","output":""}"#,
+        r#"{"type":"tool_use","timestamp":"t","tool_name":"glob","tool_id":"g1","parameters":{"pattern":"**/login.*"}}"#,
+        r#"{"type":"tool_result","timestamp":"t","tool_id":"g1","status":"success","output":"No files found"}"#,
+        r#"{"type":"tool_use","timestamp":"t","tool_name":"run_shell_command","tool_id":"s1","parameters":{"command":"grep -rn login src"}}"#,
+        r#"{"type":"tool_result","timestamp":"t","tool_id":"s1","status":"success","output":""}"#,
+    ]
+    .join("\n");
+    let report = process("run.jsonl", log.as_bytes());
+    let found: Vec<(usize, Subkind)> = report.analyses[0]
+        .facts
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.subkind,
+                Subkind::Empty | Subkind::NotFound | Subkind::Error
+            )
+        })
+        .map(|f| (f.turn, f.subkind))
+        .collect();
+    assert_eq!(
+        found,
+        [(4, Subkind::NotFound), (6, Subkind::Empty)],
+        "{found:#?}"
+    );
+}

@@ -143,6 +143,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         } else if let Some((t, h)) = &text_hit {
             found = Some(fact_at(h.subkind, i, t, h.start, h.end));
         } else if kind.retrieves()
+            && !result.output_unrecorded
             && outputs
                 .iter()
                 .all(|s| is_empty_output(s.printed_text(), lex))
@@ -1402,6 +1403,15 @@ mod tests {
             None
         );
         assert_eq!(verdict("All checks passed!"), None);
+        // A report field that names no error (Gemini CLI's shell tool), where a real one counts.
+        assert_eq!(
+            verdict("Command: mkdir -p out\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 0"),
+            None
+        );
+        assert_eq!(
+            verdict("Command: make\nOutput: (empty)\nError: make: *** No rule to make target 'all'.\nExit Code: 2"),
+            Some(Subkind::Error)
+        );
         // A commit's message, in aider's report or git's, is about the code.
         assert_eq!(
             verdict("Applied edit to aider/main.py\nCommit e8564d8 fix: Handle case where suitable Git repository is not found"),

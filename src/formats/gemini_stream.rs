@@ -106,7 +106,15 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                 if let Some(o) = output {
                     push_content(&d, o, SegmentKind::Output, &mut t);
                 }
+                // `output` is the CLI's display of the result, not what the model read: empty
+                // for a file read, absent for an edit's diff. Only the shell's display is its
+                // output.
+                let shell = d
+                    .get_str(rec, "tool_id")
+                    .is_some_and(|id| shell_calls.contains(&id));
+                let shown_nothing = t.segments.iter().all(|s| s.text.text.trim().is_empty());
                 t.result = Some(ToolResult {
+                    output_unrecorded: !shell && shown_nothing,
                     call_id: d.get_str(rec, "tool_id"),
                     is_error: d.is(rec, "status", "error") || error.is_some(),
                     error_kind: error.and_then(|e| d.get_str(e, "type")),

@@ -160,6 +160,7 @@ fn tool_use(d: &Doc, span: Span, part: &Value, traj: &mut Trajectory, open: &mut
         is_error: failed || exit_code.is_some_and(|c| c != 0) || name == "invalid",
         error_kind: failed.then(|| "error".to_string()),
         exit_code,
+        ..Default::default()
     });
     traj.turns.push(t);
 }

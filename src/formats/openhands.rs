@@ -516,6 +516,7 @@ impl<'a> Events<'a> {
             is_error,
             exit_code,
             error_kind,
+            ..Default::default()
         });
         self.push(t, id);
     }
