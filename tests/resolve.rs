@@ -5096,3 +5096,24 @@ fn a_gemini_stream_s_empty_display_of_a_file_read_is_no_empty_result() {
         "{found:#?}"
     );
 }
+
+/// A listing prints names: a Java package's folder called `exception` is an entry, not a
+/// verdict; what `ls` says of a path it cannot access still is.
+#[test]
+fn a_folder_named_exception_in_a_listing_is_no_error() {
+    let a = analyse(json!([
+        {"role": "user", "content": "Write the design doc."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("l1", "ls repo/ && ls repo/src/main/java/com/app/ 2>/dev/null")]},
+        {"role": "tool", "tool_call_id": "l1", "content": "backend\nfrontend\nApplication.java\nconfig\ncontroller\nexception\nrepository\nservice"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("l2", "ls repo/docs")]},
+        {"role": "tool", "tool_call_id": "l2", "content": "ls: repo/docs: No such file or directory"},
+        {"role": "assistant", "content": "", "tool_calls": [bash("r1", "python check.py")]},
+        {"role": "tool", "tool_call_id": "r1", "content": "checking\nexception\n"},
+    ]));
+    let found: Vec<(usize, Subkind)> = nulls(&a).iter().map(|f| (f.turn, f.subkind)).collect();
+    assert_eq!(
+        found,
+        [(4, Subkind::NotFound), (6, Subkind::Error)],
+        "{found:#?}"
+    );
+}

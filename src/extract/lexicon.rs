@@ -55,6 +55,8 @@ struct NullResultLists {
     #[serde(default)]
     match_commands: Vec<String>,
     #[serde(default)]
+    listing_commands: Vec<String>,
+    #[serde(default)]
     runner_commands: Vec<String>,
     #[serde(default)]
     quiet_subcommands: Vec<String>,
@@ -394,6 +396,8 @@ pub struct Lexicon {
     /// Words of a helper function's name that make calling it a write (`edit_file_by_replace`).
     pub write_functions: Vec<String>,
     pub match_commands: Vec<String>,
+    /// Commands and tools whose output lists names (`ls`, `find`, `glob`).
+    pub listing_commands: Vec<String>,
     /// Tools whose sub-command says what they do (`mix compile`, `npm test`).
     pub runner_commands: Vec<String>,
     /// Sub-commands that print nothing on success.
@@ -813,6 +817,7 @@ impl Lexicon {
             write_words: n.write_words.clone(),
             write_functions: lowercase(&n.write_functions),
             match_commands: n.match_commands.clone(),
+            listing_commands: lowercase(&n.listing_commands),
             runner_commands: n.runner_commands.clone(),
             quiet_subcommands: n.quiet_subcommands.clone(),
             interpreters: n.interpreters.clone(),
@@ -882,6 +887,7 @@ fn merge(into: &mut File, f: File) {
     n.write_words.extend(f.null_result.write_words);
     n.write_functions.extend(f.null_result.write_functions);
     n.match_commands.extend(f.null_result.match_commands);
+    n.listing_commands.extend(f.null_result.listing_commands);
     n.runner_commands.extend(f.null_result.runner_commands);
     n.quiet_subcommands.extend(f.null_result.quiet_subcommands);
     n.interpreters.extend(f.null_result.interpreters);

@@ -95,8 +95,10 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // Text verdicts, pseudo-triggers removed. A linter's or type checker's output that
         // lists findings (`lib/x.ex:112:pattern_match`, even filtered through grep) failed.
         let linted = info.is_some_and(|c| c.families.iter().any(|f| f == "lint"));
+        let listing =
+            call.is_some_and(|c| lists_names(c, info.and_then(|i| i.command.as_deref()), lex));
         let text_hit = outputs.iter().find_map(|s| {
-            text_verdict(s, lex, kind)
+            text_verdict(s, lex, kind, listing)
                 .or_else(|| linted.then(|| lint_finding(&s.text, lex)).flatten())
                 .map(|h| (&s.text, h))
         });
@@ -802,9 +804,28 @@ struct Hit {
     end: usize,
 }
 
+/// Whether a call lists names (`ls`, `find … | head`, a `glob` tool): its tool or one command
+/// of its command line is a listing command.
+fn lists_names(call: &ToolCall, command: Option<&str>, lex: &Lexicon) -> bool {
+    let listed = |w: &str| lex.listing_commands.iter().any(|l| l == w);
+    listed(&call.name.to_lowercase())
+        || command.is_some_and(|c| {
+            c.split(['|', ';', '&'])
+                .filter_map(|part| part.split_whitespace().next())
+                .any(|w| listed(w.rsplit('/').next().unwrap_or(w)))
+        })
+}
+
+/// One bare name on its line (no space, no colon): what a listing prints for an entry.
+fn is_bare_name(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.contains(|c: char| c.is_whitespace() || c == ':')
+}
+
 /// The tool's verdict in text: the first not-found or error trigger in the head or tail window
-/// that no pseudo-trigger covers. A file print is read only at the first line it printed.
-fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
+/// that no pseudo-trigger covers. A file print is read only at the first line it printed; a
+/// listing's line that is one bare name (a folder called `exception`) is an entry.
+fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind, listing: bool) -> Option<Hit> {
     let t = &seg.text;
     // (An output that is nothing but the interrupt is the interrupted call's.)
     let text = match before_interrupt(&t.text) {
@@ -860,7 +881,10 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind) -> Option<Hit> {
                 if pseudo_covers(lex, w, (ls, le), (s, e)) {
                     continue;
                 }
-                if line.trim().len() < 2 || is_numbered_line(line) {
+                if line.trim().len() < 2
+                    || is_numbered_line(line)
+                    || (listing && is_bare_name(line))
+                {
                     continue;
                 }
                 return Some(Hit {
@@ -1238,7 +1262,7 @@ mod tests {
     }
 
     fn verdict(text: &str) -> Option<Subkind> {
-        text_verdict(&output(text), &lex(), CallKind::Unknown).map(|h| h.subkind)
+        text_verdict(&output(text), &lex(), CallKind::Unknown, false).map(|h| h.subkind)
     }
 
     /// `line` as line `at` of an output whose other `n` lines are `filler` (numbered): past the
@@ -1298,7 +1322,7 @@ mod tests {
         let t = output(&summary(
             "The docs do not contain any information about it.",
         ));
-        assert!(text_verdict(&t, &lex(), CallKind::ReadFile).is_none());
+        assert!(text_verdict(&t, &lex(), CallKind::ReadFile, false).is_none());
     }
 
     #[test]
