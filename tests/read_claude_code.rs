@@ -89,9 +89,10 @@ const FILES: &[Expect] = &[
         file: "claude-code-log/edge_cases.jsonl",
         // (Its TodoWrite record, `assistant_004`, is of another session, `todowrite_session`,
         // linked to nothing here: a trajectory of its own, see `SESSIONS`.)
-        turns: 10,
-        // (edge_008 is a command's output, `<local-command-stdout>`: the harness's.)
-        users: 5,
+        turns: 11,
+        // (edge_008 is a command's output, `<local-command-stdout>`: the harness's. The last
+        // record's content is a list of one bare string, "wow error": a user's text.)
+        users: 6,
         assistants: 3,
         tools: 1,
         systems: 1,
@@ -393,13 +394,17 @@ fn every_claude_code_file() {
         let rel = w.file;
         let (bytes, out) = read(&root, rel);
         assert_eq!(out.format, Some(Format::ClaudeCode), "{rel}");
-        // (edge_cases.jsonl breaks one record on purpose: its own test below.)
+        // (edge_cases.jsonl breaks two records on purpose: its own test below.)
         let lost = out
             .issues
             .iter()
             .filter(|i| i.severity == Severity::Error)
             .count();
-        let broken = usize::from(rel == "claude-code-log/edge_cases.jsonl");
+        let broken = if rel == "claude-code-log/edge_cases.jsonl" {
+            2
+        } else {
+            0
+        };
         assert_eq!(lost, broken, "{rel}: {:?}", out.issues);
         let sessions = SESSIONS.iter().find(|(f, _)| *f == rel).map_or(1, |s| s.1);
         assert_eq!(out.trajectories.len(), sessions, "{rel}");
@@ -582,18 +587,25 @@ fn edge_cases_skip_non_objects_with_warnings() {
         .map(|w| std::str::from_utf8(&bytes[w.span.start..w.span.end]).unwrap())
         .collect();
     assert_eq!(raw, [r#""massive error""#, "42", "[1]"]);
-    // A user record whose message is a bare string ("message": "error") is a record lost.
+    // A user record whose message misspells `content` ("contenst"), and one whose message is a
+    // bare string ("message": "error"), are records lost.
     let errors: Vec<_> = out
         .issues
         .iter()
         .filter(|i| i.severity == Severity::Error)
         .collect();
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    let line = &bytes[errors[0].span.start..errors[0].span.end];
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    let line = |k: usize| &bytes[errors[k].span.start..errors[k].span.end];
     assert!(
-        line.ends_with(br#""uuid": "edge_011", "message": "error"}"#),
+        line(0).ends_with(br#""is_error": false}]}}"#)
+            && errors[0].message.contains("no `content`"),
         "{}",
-        String::from_utf8_lossy(line)
+        String::from_utf8_lossy(line(0))
+    );
+    assert!(
+        line(1).ends_with(br#""uuid": "edge_011", "message": "error"}"#),
+        "{}",
+        String::from_utf8_lossy(line(1))
     );
     let t = &out.trajectories[0];
     // The failing tool's result carries its error flag; the special characters decode.

@@ -21,7 +21,9 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             let lines = jsonl_objects(bytes, &mut out);
             let mut traj = Trajectory::new(Format::Anthropic, Span::new(0, bytes.len()));
             for line in &lines {
-                push_message(&d, &line.value, line.span, &mut traj);
+                if let Err(e) = push_message(&d, &line.value, line.span, &mut traj) {
+                    out.error(line.span, e);
+                }
             }
             if !traj.turns.is_empty() {
                 out.trajectories.push(traj);
@@ -55,7 +57,9 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
         }
     }
     for m in messages {
-        push_message(&d, m, m.span, &mut traj);
+        if let Err(e) = push_message(&d, m, m.span, &mut traj) {
+            out.error(m.span, e);
+        }
     }
     if !traj.turns.is_empty() {
         out.trajectories.push(traj);
@@ -65,15 +69,25 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
 
 /// Pushes the turns of one Anthropic-shaped message `{role, content}`: one turn for its text and
 /// tool calls, plus one tool turn per `tool_result` block. A `compaction` block splits the
-/// message: what comes before it is read before it.
-pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
+/// message: what comes before it is read before it. A message whose `content` is missing, or
+/// neither text nor a list of blocks (`null` says nothing and is no error), is an error that
+/// names what was found.
+pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) -> Result<(), String> {
     let role = match d.get_str(msg, "role").as_deref() {
         Some("assistant") => Role::Assistant,
         Some("system") => Role::System,
         _ => Role::User,
     };
-    let Some(content) = d.get(msg, "content") else {
-        return;
+    let content = match d.get(msg, "content") {
+        None => return Err("skipped a message with no `content`".into()),
+        Some(c) if matches!(c.kind, Kind::Null) => return Ok(()),
+        Some(c) if !matches!(c.kind, Kind::Str { .. } | Kind::Array(_)) => {
+            return Err(format!(
+                "skipped a message whose `content` is a JSON {}, not text or a list of blocks",
+                super::kind_name(c)
+            ))
+        }
+        Some(c) => c,
     };
     let mut turn = Turn::new(role, span);
     let mut results = Vec::new();
@@ -102,6 +116,7 @@ pub fn push_message(d: &Doc, msg: &Value, span: Span, traj: &mut Trajectory) {
         _ => {}
     }
     finish(turn, results, split, traj);
+    Ok(())
 }
 
 /// Pushes a message's turn (if it says or calls anything) and its results, in file order.

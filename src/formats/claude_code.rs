@@ -187,7 +187,10 @@ fn read_session(
                     continue;
                 };
                 let id = d.get_str(msg, "id");
-                anthropic::push_message(&d, msg, span, &mut traj);
+                if let Err(e) = anthropic::push_message(&d, msg, span, &mut traj) {
+                    out.error(span, e);
+                    continue;
+                }
                 if traj.turns.len() != before + 1 {
                     // A line with no text and no call (an empty text block): the response goes on.
                     continue;
@@ -292,7 +295,10 @@ fn read_session(
                     first_turn = Some(traj.turns.len());
                     traj.turns.push(t);
                 } else {
-                    anthropic::push_message(&d, msg, span, &mut traj);
+                    if let Err(e) = anthropic::push_message(&d, msg, span, &mut traj) {
+                        out.error(span, e);
+                        continue;
+                    }
                     if traj.turns.len() > before {
                         first_turn = Some(before);
                     }
@@ -1832,6 +1838,41 @@ mod tests {
             .count();
         assert_eq!(warnings, 3);
         assert!(out.issues.iter().any(|i| i.message.contains("cut off")));
+    }
+
+    /// A message that holds no `content` is a record lost, said where it lies; bare strings
+    /// among the blocks are text.
+    #[test]
+    fn a_message_without_content_is_lost_and_bare_strings_are_text() {
+        let src = [
+            line("u1", None, "user", &user("go")),
+            r#"{"type":"user","uuid":"u2","parentUuid":"u1","message":{"role":"user","contenst":[{"type":"text","text":"typo"}]}}"#.to_string(),
+            r#"{"type":"user","uuid":"u3","parentUuid":"u2","message":{"role":"user","content":7}}"#.to_string(),
+            r#"{"type":"user","uuid":"u4","parentUuid":"u3","message":{"role":"user","content":["wow error"]}}"#.to_string(),
+        ]
+        .join("\n");
+        let out = read_str(&src);
+        let t = &out.trajectories[0];
+        assert_eq!(roles(t), vec![Role::User, Role::User]);
+        assert_eq!(t.turns[1].segments[0].text.text, "wow error");
+        let errors: Vec<(usize, &str)> = out
+            .issues
+            .iter()
+            .filter(|i| i.severity == Severity::Error)
+            .map(|i| (i.span.start, i.message.as_str()))
+            .collect();
+        let at = |n: usize| src.match_indices('\n').nth(n - 1).unwrap().0 + 1;
+        assert_eq!(
+            errors,
+            [
+                (at(1), "skipped a message with no `content`"),
+                (
+                    at(2),
+                    "skipped a message whose `content` is a JSON number, not text or a list of blocks"
+                ),
+            ]
+        );
+        assert_eq!(t.lost.len(), 2);
     }
 
     #[test]

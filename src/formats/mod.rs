@@ -634,6 +634,11 @@ pub fn push_raw(d: &Doc, v: &Value, turn: &mut Turn) {
 
 /// Pushes the text of one content block (`text`, `thinking`, `reasoning`, or nested `content`).
 pub fn push_block(d: &Doc, block: &Value, kind: SegmentKind, turn: &mut Turn) {
+    // (A bare string among the blocks is text.)
+    if matches!(block.kind, json::Kind::Str { .. }) {
+        push_content(d, block, kind, turn);
+        return;
+    }
     let ty = d.get_str(block, "type").unwrap_or_default();
     // A tool's output that holds no text still holds something: the tools a search loaded
     // (Claude Code's ToolSearch answers with `tool_reference` blocks), an image or a document
