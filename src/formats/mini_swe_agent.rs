@@ -124,9 +124,11 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
                 traj.turns.push(t);
                 awaiting = 0;
             }
-            other => out.note_once(
+            // (A warning: what such messages said is not read. No range spans them.)
+            other => out.skip_record(
                 m.span,
-                format!("skipped messages with role `{other}`; the first is here"),
+                format!("skipped messages with role `{other}`, which this reader does not know; the first is here"),
+                true,
             ),
         }
         no_action = false;

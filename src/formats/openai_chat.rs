@@ -234,9 +234,11 @@ impl<'a> Reader<'a> {
                 });
                 t.turns.push(turn);
             }
-            other => self.out.note_once(
+            // (A warning: what such messages said is not read. No range spans them.)
+            other => self.out.skip_record(
                 span,
-                format!("skipped messages with role `{other}`; the first is here"),
+                format!("skipped messages with role `{other}`, which this reader does not know; the first is here"),
+                true,
             ),
         }
     }
@@ -546,6 +548,30 @@ mod tests {
 
     fn read_as(src: &str) -> ReadOutput {
         formats::checked::read(src, Format::OpenaiChat, true)
+    }
+
+    /// Messages of a role no chat format uses are content unread: a warning, once, at the first.
+    #[test]
+    fn messages_of_an_unknown_role_are_skipped_with_one_warning() {
+        let src = r#"[{"role": "user", "content": "Audit the paper."},
+ {"role": "agent", "content": "I'll start by acquiring the paper."},
+ {"role": "agent", "content": "ls -la"},
+ {"role": "user", "content": "Stop."}]"#;
+        let out = read_as(src);
+        assert_eq!(out.trajectories[0].turns.len(), 2);
+        let warned: Vec<(usize, &str)> = out
+            .issues
+            .iter()
+            .filter(|i| i.severity == crate::formats::Severity::Warning)
+            .map(|i| (i.span.start, i.message.as_str()))
+            .collect();
+        assert_eq!(
+            warned,
+            [(
+                src.find(r#"{"role": "agent""#).unwrap(),
+                "skipped messages with role `agent`, which this reader does not know; the first is here"
+            )]
+        );
     }
 
     #[test]
