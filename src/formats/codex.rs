@@ -21,7 +21,7 @@ use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, T
 use crate::source::Span;
 
 /// User-role messages the harness injects (context, instructions, markers), read as System.
-const INJECTED_PREFIXES: [&str; 19] = [
+const INJECTED_PREFIXES: [&str; 20] = [
     "<environment_context>",
     "<user_instructions>",
     "# agents.md instructions",
@@ -38,6 +38,7 @@ const INJECTED_PREFIXES: [&str; 19] = [
     "<pinned_notes>",
     "<subagents>",
     "<plugins>",
+    "<recommended_plugins>",
     // A hook's prompt, and what `/review` hands back ("<user_action>…<action>review").
     "<hook_prompt",
     "<user_action>",
@@ -1080,6 +1081,7 @@ mod tests {
             user("<hook_prompt hook_run_id=\\\"h1\\\">Tests still fail; keep going.</hook_prompt>"),
             user("<subagents>\\n- explorer: read-only\\n</subagents>"),
             user("<plugins>none</plugins>"),
+            user("<recommended_plugins>\\nHere is a list of plugins that are available but not installed.\\n</recommended_plugins>"),
             user("<agents_instructions>\\n## Agents\\n</agents_instructions>"),
             user("<multiagent_context>\\n<current_thread_canonical_path>/root</current_thread_canonical_path>\\n</multiagent_context>"),
             user("<goal_context>Continue toward the goal.</goal_context>"),
@@ -1092,6 +1094,7 @@ mod tests {
             roles,
             [
                 Role::User,
+                Role::System,
                 Role::System,
                 Role::System,
                 Role::System,
