@@ -43,11 +43,18 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
         let continues_text = std::mem::take(&mut chunk_open);
         match ty.as_str() {
             // Each run of the CLI starts with its own `init`: a log several runs were appended
-            // to holds one trajectory per run.
+            // to holds one trajectory per run. User messages just before it (a wrapper's task
+            // prompt, written before it starts the CLI) open the run it starts.
             "init" => {
                 open = None;
-                if !traj.turns.is_empty() {
-                    let next = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
+                let prompt = traj
+                    .turns
+                    .iter()
+                    .rposition(|t| t.role != Role::User)
+                    .map_or(0, |k| k + 1);
+                if prompt > 0 {
+                    let mut next = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
+                    next.turns = traj.turns.split_off(prompt);
                     out.trajectories.push(std::mem::replace(&mut traj, next));
                 }
                 traj.id = d.get_str(rec, "session_id");
@@ -202,20 +209,35 @@ mod tests {
 
     #[test]
     fn each_run_is_a_trajectory_and_chunks_join_only_text_to_text() {
-        let src = r#"{"type":"init","timestamp":"t","session_id":"a","model":"m"}
+        let src = r#"{"type":"message","role":"user","content":"Figma URL: https://example.com/d/1"}
+{"type":"init","timestamp":"t","session_id":"a","model":"m"}
 {"type":"message","timestamp":"t","role":"assistant","content":"Checking","delta":true}
 {"type":"tool_use","timestamp":"t","tool_name":"ls","tool_id":"ls-1","parameters":{}}
 {"type":"message","timestamp":"t","role":"assistant","content":null,"delta":true}
 {"type":"message","timestamp":"t","role":"assistant","content":"Done.","delta":true}
 {"type":"result","timestamp":"t","status":"success"}
+{"type":"message","role":"user","content":"Figma URL: https://example.com/d/2"}
 {"type":"init","timestamp":"t","session_id":"b","model":"m"}
 {"type":"message","timestamp":"t","role":"assistant","content":"Second run.","delta":true}
 "#;
         let out = formats::read(src.as_bytes(), None);
         let ids: Vec<_> = out.trajectories.iter().map(|t| t.id.clone()).collect();
         assert_eq!(ids, [Some("a".to_string()), Some("b".to_string())]);
+        // A wrapper's prompt written before `init` opens the run that `init` starts.
+        let roles: Vec<Vec<Role>> = out
+            .trajectories
+            .iter()
+            .map(|t| t.turns.iter().map(|u| u.role).collect())
+            .collect();
+        assert_eq!(
+            roles,
+            [
+                vec![Role::User, Role::Assistant],
+                vec![Role::User, Role::Assistant]
+            ]
+        );
         // A chunk after a call and an empty chunk starts text of its own.
-        let texts: Vec<&str> = out.trajectories[0].turns[0]
+        let texts: Vec<&str> = out.trajectories[0].turns[1]
             .segments
             .iter()
             .map(|s| s.text.text.as_str())
