@@ -5117,3 +5117,59 @@ fn a_folder_named_exception_in_a_listing_is_no_error() {
         "{found:#?}"
     );
 }
+
+/// Codex's code mode runs a script (`exec`) that calls `tools.exec_command({cmd: …})` and prints
+/// the JSON it gets back after its own header: the command line decides the call's kind, the
+/// JSON's `exit_code` is the call's, and its `output` is what the command printed.
+#[test]
+fn a_codex_code_mode_script_is_read_as_the_command_it_runs() {
+    let call = |id: &str, cmd: &str| {
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call", "status": "completed", "call_id": id, "name": "exec",
+            "input": format!("const r = await tools.exec_command({{cmd:{}, workdir: \"/w\"}}); text(JSON.stringify(r))\n", json!(cmd))}})
+        .to_string()
+    };
+    let output = |id: &str, code: i64, printed: &str| {
+        let inner = json!({"chunk_id": "a", "wall_time_seconds": 0.01, "exit_code": code, "original_token_count": 0, "output": printed});
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": id,
+            "output": [{"type": "input_text", "text": "Script completed\nWall time 0.0 seconds\nOutput:\n"}, {"type": "input_text", "text": inner.to_string()}]}})
+        .to_string()
+    };
+    let log = [
+        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/w","originator":"codex_cli_rs"}}"#.to_string(),
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Build it"}]}}"#.to_string(),
+        call("c1", "mkdir -p out"),
+        output("c1", 0, ""),
+        call("c2", "grep -rn 'retry policy' src"),
+        output("c2", 1, ""),
+        call("c3", "cargo test"),
+        output("c3", 101, "running 3 tests\ntest \"tokens\" ... FAILED\n"),
+    ]
+    .join("\n");
+    let report = process("rollout.jsonl", log.as_bytes());
+    let a = &report.analyses[0];
+    let found: Vec<(usize, Subkind, &str)> = a
+        .facts
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.subkind,
+                Subkind::Empty | Subkind::NotFound | Subkind::Error
+            )
+        })
+        .map(|f| (f.turn, f.subkind, f.text.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (4, Subkind::NotFound, "exit code 1 (no output)"),
+            (6, Subkind::Error, "test \"tokens\" ... FAILED"),
+        ],
+        "{found:#?}"
+    );
+    // The failing line's offsets are the file's, through both layers of escapes.
+    let f = a.facts.iter().find(|f| f.turn == 6).unwrap();
+    assert_eq!(
+        &log[f.span.start..f.span.end],
+        r#"test \\\"tokens\\\" ... FAILED"#
+    );
+}

@@ -124,15 +124,17 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             found = Some(
                 match (
                     &text_hit,
+                    // (What the command printed, past a harness's header: a header alone
+                    // says the call printed nothing.)
                     outputs
                         .iter()
-                        .map(|s| &s.text)
-                        .find(|t| !t.text.trim().is_empty()),
+                        .find(|s| !s.printed_text().trim().is_empty())
+                        .map(|s| (&s.text, s.printed.start.min(s.text.text.len()))),
                 ) {
                     (Some((t, h)), _) => fact_at(subkind, i, t, h.start, h.end),
-                    (None, Some(t)) => {
-                        let (s, e) = first_line(&t.text);
-                        fact_at(subkind, i, t, s, e)
+                    (None, Some((t, from))) => {
+                        let (s, e) = first_line(&t.text[from..]);
+                        fact_at(subkind, i, t, from + s, from + e)
                     }
                     (None, None) => Fact::new(
                         subkind,
@@ -605,10 +607,12 @@ fn is_shell_tool(name: &str) -> bool {
 /// command line as SWE-agent and mini-swe-agent record). Leading `cd X &&` is skipped.
 pub fn shell_command(call: &ToolCall) -> Option<String> {
     let name = call.name.to_lowercase();
-    let shellish = is_shell_tool(&name);
+    let script_runs = code_mode_command(&call.arguments);
+    let shellish = is_shell_tool(&name) || script_runs.is_some();
     let command = json_field(&call.arguments, "command");
     let is_sub_command = command.is_some();
     let raw = command
+        .or(script_runs)
         .or_else(|| json_field(&call.arguments, "cmd"))
         .or_else(|| json_field(&call.arguments, "code").and_then(|c| cell_shell_lines(&c)))
         .or_else(|| {
@@ -631,6 +635,28 @@ pub fn shell_command(call: &ToolCall) -> Option<String> {
         cmd = rest.trim();
     }
     Some(cmd.to_string())
+}
+
+/// The command line a script of Codex's code mode runs, when it runs one:
+/// `const r = await tools.exec_command({cmd:"mvn test -q", workdir: …}); text(JSON.stringify(r))`.
+/// (The JavaScript string is read as the JSON string it is written as.)
+fn code_mode_command(script: &str) -> Option<String> {
+    const CALL: &str = "tools.exec_command(";
+    let at = script.find(CALL)? + CALL.len();
+    if script[at..].contains(CALL) {
+        return None;
+    }
+    let rest = script[at..].trim_start().strip_prefix('{')?.trim_start();
+    let rest = rest
+        .strip_prefix("\"cmd\"")
+        .or_else(|| rest.strip_prefix("cmd"))?
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
+    serde_json::Deserializer::from_str(rest)
+        .into_iter::<String>()
+        .next()?
+        .ok()
 }
 
 /// The script of a shell started to run it: Codex records `["bash", "-lc", "rg -n foo src"]`,

@@ -6,8 +6,10 @@
 //! Consecutive assistant-side items (reasoning, assistant message, `function_call`,
 //! `custom_tool_call`, `local_shell_call`) make one assistant turn; each `function_call_output` /
 //! `custom_tool_call_output` is one tool turn paired by `call_id`. The exit code lives only in the
-//! output text (`Process exited with code N`, `Exit code: N`) or in the legacy JSON-string output
-//! `{"output":…,"metadata":{"exit_code":N}}`.
+//! output text (`Process exited with code N`, `Exit code: N`), in the legacy JSON-string output
+//! `{"output":…,"metadata":{"exit_code":N}}`, or, in code mode (an `exec` call running a script
+//! that calls `tools.exec_command`), in the JSON the script prints after its header
+//! (`{"chunk_id", "exit_code", "output", …}`), whose `output` is what the command printed.
 //!
 //! Newer rollouts persist each user and assistant message twice: as a `response_item` (what the
 //! model saw) and as an `event_msg` (what the UI showed). The response item wins; the event is
@@ -17,8 +19,11 @@
 
 use super::{jsonl_objects, push_content, ReadOutput, Shape};
 use crate::json::{Doc, Kind, Value};
-use crate::model::{EventKind, Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::model::{
+    EventKind, Format, Role, Segment, SegmentKind, ToolCall, ToolResult, Trajectory, Turn,
+};
 use crate::source::Span;
+use crate::text::Text;
 
 /// User-role messages the harness injects (context, instructions, markers), read as System.
 const INJECTED_PREFIXES: [&str; 20] = [
@@ -577,8 +582,38 @@ fn output_turn(d: &Doc, p: &Value, span: Span) -> Turn {
         result.is_error |= signals.is_error;
         first.printed.start = signals.printed_from;
     }
+    for k in 0..t.segments.len() {
+        if let Some((code, printed)) = code_mode_result(&t.segments[k].text) {
+            result.exit_code = Some(code);
+            t.segments[k] = Segment::new(t.segments[k].kind, printed);
+            // The script's own header before it ("Script completed\nWall time 0.8 seconds\n
+            // Output:\n") is the harness's, not what the command printed.
+            for header in &mut t.segments[..k] {
+                let end = header.text.text.len();
+                header.printed = end..end;
+            }
+        }
+    }
     t.result = Some(result);
     t
+}
+
+/// Codex's code mode runs a script (an `exec` call) whose `tools.exec_command(…)` gives back
+/// JSON, which the script prints after its own header ("Script completed\nWall time …\n
+/// Output:\n"): `{"chunk_id", "wall_time_seconds", "exit_code", "output", …}`. Its exit code
+/// is the command's, and its `output`, escapes decoded, what the command printed.
+fn code_mode_result(text: &Text) -> Option<(i64, Text)> {
+    let bytes = text.text.trim_end().as_bytes();
+    if !bytes.starts_with(b"{\"") {
+        return None;
+    }
+    let v = crate::json::parse_all(bytes).ok()?;
+    let d = Doc::new(bytes);
+    let code = d.get(&v, "exit_code").and_then(|c| d.as_i64(c))?;
+    match d.get(&v, "output")?.kind {
+        Kind::Str { content, .. } => Some((code, text.unescape(content.start, content.end))),
+        _ => None,
+    }
 }
 
 /// What a tool output's text says of how the call went, besides what the command printed.
