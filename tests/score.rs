@@ -106,6 +106,20 @@ struct Counts {
 }
 
 impl Counts {
+    /// "P 0.91 R 0.92 (141 tp, 14 fp, 12 fn)", the ratios to `digits` places.
+    fn line(&self, digits: usize) -> String {
+        format!(
+            "P {:.*} R {:.*} ({} tp, {} fp, {} fn)",
+            digits,
+            self.precision(),
+            digits,
+            self.recall(),
+            self.tp,
+            self.fp,
+            self.fn_
+        )
+    }
+
     fn precision(&self) -> f64 {
         ratio(self.tp, self.tp + self.fp)
     }
@@ -754,16 +768,7 @@ fn score(labels: &Path, title: &str) -> Figures {
     println!("per format:");
     for ((f, k), c) in &tot.by_format {
         if c.tp + c.fp + c.fn_ > 0 {
-            println!(
-                "  {:<15} {:<12} P {:.2} R {:.2} ({} tp, {} fp, {} fn)",
-                f,
-                format!("{k:?}"),
-                c.precision(),
-                c.recall(),
-                c.tp,
-                c.fp,
-                c.fn_
-            );
+            println!("  {:<15} {:<12} {}", f, format!("{k:?}"), c.line(2));
         }
     }
     let status = ratio(tot.status_agree, tot.status_compared);
@@ -777,15 +782,7 @@ fn score(labels: &Path, title: &str) -> Figures {
         "unsettled facts, as check reports them (turns holding an open obligation, an unincorporated null result, an unbound reference):"
     );
     for (k, c) in &tot.reported {
-        println!(
-            "  {:<12} P {:.3} R {:.3} ({} tp, {} fp, {} fn)",
-            format!("{k:?}"),
-            c.precision(),
-            c.recall(),
-            c.tp,
-            c.fp,
-            c.fn_
-        );
+        println!("  {:<12} {}", format!("{k:?}"), c.line(3));
     }
     println!(
         "antecedents: of {} references found where labeled with an antecedent, bound to it {} ({:.3}), kept live there (bound or a candidate) {} ({:.3})",
