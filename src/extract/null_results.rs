@@ -607,7 +607,9 @@ fn is_shell_tool(name: &str) -> bool {
 /// command line as SWE-agent and mini-swe-agent record). Leading `cd X &&` is skipped.
 pub fn shell_command(call: &ToolCall) -> Option<String> {
     let name = call.name.to_lowercase();
-    let script_runs = code_mode_command(&call.arguments);
+    let script_runs = (name == "exec")
+        .then(|| code_mode_command(&call.arguments))
+        .flatten();
     let shellish = is_shell_tool(&name) || script_runs.is_some();
     let command = json_field(&call.arguments, "command");
     let is_sub_command = command.is_some();
@@ -830,15 +832,17 @@ struct Hit {
     end: usize,
 }
 
-/// Whether a call lists names (`ls`, `find … | head`, a `glob` tool): its tool or one command
-/// of its command line is a listing command.
+/// Whether a call lists names (`ls`, `ls a && ls b`, a `glob` tool): its tool, or the last
+/// command of its command line, is a listing command (not `ls | xargs ./check.sh`, nor a
+/// `find` that runs a program on what it finds).
 fn lists_names(call: &ToolCall, command: Option<&str>, lex: &Lexicon) -> bool {
     let listed = |w: &str| lex.listing_commands.iter().any(|l| l == w);
     listed(&call.name.to_lowercase())
         || command.is_some_and(|c| {
-            c.split(['|', ';', '&'])
-                .filter_map(|part| part.split_whitespace().next())
-                .any(|w| listed(w.rsplit('/').next().unwrap_or(w)))
+            let last = c.rsplit(['|', ';', '&']).find(|p| !p.trim().is_empty());
+            let first = last.and_then(|p| p.split_whitespace().next()).unwrap_or("");
+            listed(first.rsplit('/').next().unwrap_or(first))
+                && !last.is_some_and(|p| p.contains(" -exec") || p.contains(" -delete"))
         })
 }
 
@@ -1460,6 +1464,11 @@ mod tests {
         );
         assert_eq!(
             verdict("Command: make\nOutput: (empty)\nError: make: *** No rule to make target 'all'.\nExit Code: 2"),
+            Some(Subkind::Error)
+        );
+        // (Java's message of a NullPointerException is "null".)
+        assert_eq!(
+            verdict("Importing data.csv\nError: null"),
             Some(Subkind::Error)
         );
         // A commit's message, in aider's report or git's, is about the code.

@@ -582,16 +582,30 @@ fn output_turn(d: &Doc, p: &Value, span: Span) -> Turn {
         result.is_error |= signals.is_error;
         first.printed.start = signals.printed_from;
     }
-    for k in 0..t.segments.len() {
-        if let Some((code, printed)) = code_mode_result(&t.segments[k].text) {
-            result.exit_code = Some(code);
-            t.segments[k] = Segment::new(t.segments[k].kind, printed);
-            // The script's own header before it ("Script completed\nWall time 0.8 seconds\n
-            // Output:\n") is the harness's, not what the command printed.
-            for header in &mut t.segments[..k] {
-                let end = header.text.text.len();
-                header.printed = end..end;
+    // (Only after the script's own header, "Script completed\nWall time 0.8 seconds\nOutput:\n",
+    // which is the harness's, not what a command printed. A script may run several commands:
+    // the first that failed gives the call's exit code.)
+    let script = t
+        .segments
+        .first()
+        .is_some_and(|s| s.text.text.starts_with("Script ") && s.text.text.contains("\nWall time"));
+    if script {
+        let mut ran = false;
+        for seg in t.segments.iter_mut().skip(1) {
+            if let Some((code, printed)) = code_mode_result(&seg.text) {
+                if result.exit_code.is_none_or(|c| c == 0) {
+                    result.exit_code = Some(code);
+                }
+                *seg = Segment::new(seg.kind, printed);
+                ran = true;
             }
+        }
+        // (A script that ran no command, `tools.update_plan(…)` answered `{}`, printed its
+        // header: no empty result.)
+        if ran {
+            let header = &mut t.segments[0];
+            let end = header.text.text.len();
+            header.printed = end..end;
         }
     }
     t.result = Some(result);

@@ -47,14 +47,17 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
             // prompt, written before it starts the CLI) open the run it starts.
             "init" => {
                 open = None;
-                let prompt = traj
+                // (A run's own prompt, the message after its init, stays with it, even in a
+                // run that ended there.)
+                let own = traj
                     .turns
                     .iter()
                     .rposition(|t| t.role != Role::User)
-                    .map_or(0, |k| k + 1);
-                if prompt > 0 {
+                    .map_or(0, |k| k + 1)
+                    .max(usize::from(traj.id.is_some()));
+                if own > 0 && !traj.turns.is_empty() {
                     let mut next = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
-                    next.turns = traj.turns.split_off(prompt);
+                    next.turns = traj.turns.split_off(own.min(traj.turns.len()));
                     out.trajectories.push(std::mem::replace(&mut traj, next));
                 }
                 traj.id = d.get_str(rec, "session_id");
@@ -205,6 +208,25 @@ mod tests {
         for w in t.turns.windows(2) {
             assert!(w[0].span.end <= w[1].span.start);
         }
+    }
+
+    /// A run that ended after its prompt keeps it: the next run's init starts a trajectory of
+    /// its own.
+    #[test]
+    fn a_run_that_logged_only_its_prompt_keeps_it() {
+        let src = r#"{"type":"init","timestamp":"t","session_id":"a","model":"m"}
+{"type":"message","timestamp":"t","role":"user","content":"Task A"}
+{"type":"init","timestamp":"t","session_id":"b","model":"m"}
+{"type":"message","timestamp":"t","role":"user","content":"Task B"}
+{"type":"message","timestamp":"t","role":"assistant","content":"I'll add it.","delta":true}
+"#;
+        let out = formats::read(src.as_bytes(), None);
+        let runs: Vec<(Option<String>, usize)> = out
+            .trajectories
+            .iter()
+            .map(|t| (t.id.clone(), t.turns.len()))
+            .collect();
+        assert_eq!(runs, [(Some("a".into()), 1), (Some("b".into()), 2)]);
     }
 
     #[test]

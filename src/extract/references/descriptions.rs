@@ -647,9 +647,9 @@ fn done_before_the_calls(
     }
 }
 
-/// Whether one of the last turns before `i` says `stem` ("these modules" after a listing of
-/// modules; not "take screenshots of those moments", whose moments are this turn's own).
-/// The latest of the twelve turns before turn `i` whose text says `stem`, if any.
+/// The latest of the twelve turns before turn `i` whose text says `stem`, if any ("these
+/// modules" after a listing of modules; not "take screenshots of those moments", whose moments
+/// are this turn's own).
 fn said_in_an_earlier_turn(traj: &Trajectory, i: usize, stem: &str) -> Option<usize> {
     const LOOK_BACK: usize = 12;
     let stem = stem.to_ascii_lowercase();

@@ -196,13 +196,13 @@ impl Visible {
             .is_some()
     }
 
-    /// The antecedent to bind to when the fitting one is `fitting`: else the previous turn, unless
-    /// a compaction may have taken the referent.
     /// Whether turn `k` lies in this window (past its compaction or reset).
     fn in_view(&self, k: usize) -> bool {
         k >= self.window_from
     }
 
+    /// The antecedent to bind to when the fitting one is `fitting`: else the previous turn, unless
+    /// a compaction may have taken the referent.
     fn or_previous(&self, fitting: Option<usize>) -> Option<usize> {
         fitting.or(if self.after_compaction {
             None
