@@ -175,10 +175,10 @@ fn plan_and_probe_name_their_log_on_one_line() {
     )
     .unwrap();
     let shown = "a␛[31mred␊X.jsonl";
-    let runs: [(&[&str], bool); 4] = [
-        // (Text on stdout, or a message on stderr.)
-        (&["plan", "--isolated", "--budget", "1", name], true),
-        (&["probe", "--isolated", name], true),
+    let runs: [(&[&str], bool, &str); 4] = [
+        // (Text on stdout, or a message on stderr, and the name its first line shows.)
+        (&["plan", "--isolated", "--budget", "1", name], true, shown),
+        (&["probe", "--isolated", name], true, shown),
         (
             &[
                 "plan",
@@ -190,6 +190,7 @@ fn plan_and_probe_name_their_log_on_one_line() {
                 name,
             ],
             false,
+            shown,
         ),
         (
             &[
@@ -202,17 +203,15 @@ fn plan_and_probe_name_their_log_on_one_line() {
                 name,
             ],
             false,
+            "no␊such",
         ),
     ];
-    for (args, on_stdout) in runs {
+    for (args, on_stdout, named) in runs {
         let run = trajlint(args, &dir, None);
         let out = if on_stdout { &run.stdout } else { &run.stderr };
         assert!(raw_controls(out).is_empty(), "{args:?}: {out:?}");
         let first = out.lines().next().unwrap_or("");
-        assert!(
-            first.contains(shown) || first.contains("no␊such"),
-            "{args:?}: {out}"
-        );
+        assert!(first.contains(named), "{args:?}: {out}");
         assert!(!out.contains("red\nX"), "{args:?}: {out}");
         assert!(!out.contains("no\nsuch"), "{args:?}: {out}");
     }

@@ -57,7 +57,7 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                     .max(usize::from(traj.id.is_some()));
                 if own > 0 && !traj.turns.is_empty() {
                     let mut next = Trajectory::new(Format::Gemini, Span::new(0, bytes.len()));
-                    next.turns = traj.turns.split_off(own.min(traj.turns.len()));
+                    next.turns = traj.turns.split_off(own);
                     out.trajectories.push(std::mem::replace(&mut traj, next));
                 }
                 traj.id = d.get_str(rec, "session_id");
@@ -116,23 +116,19 @@ pub(super) fn read(bytes: &[u8], lines: &[Line], mut out: ReadOutput) -> ReadOut
                 if let Some(o) = output {
                     push_content(&d, o, SegmentKind::Output, &mut t);
                 }
+                let call_id = d.get_str(rec, "tool_id");
+                // (The result names no tool: its call does.)
+                let shell = call_id.as_ref().is_some_and(|id| shell_calls.contains(id));
                 // `output` is the CLI's display of the result, not what the model read: empty
                 // for a file read, absent for an edit's diff. Only the shell's display is its
                 // output.
-                let shell = d
-                    .get_str(rec, "tool_id")
-                    .is_some_and(|id| shell_calls.contains(&id));
                 let shown_nothing = t.segments.iter().all(|s| s.text.text.trim().is_empty());
                 t.result = Some(ToolResult {
                     output_unrecorded: !shell && shown_nothing,
-                    call_id: d.get_str(rec, "tool_id"),
+                    call_id,
                     is_error: d.is(rec, "status", "error") || error.is_some(),
                     error_kind: error.and_then(|e| d.get_str(e, "type")),
-                    // (The result names no tool: its call does.)
-                    exit_code: d
-                        .get_str(rec, "tool_id")
-                        .filter(|id| shell_calls.contains(id))
-                        .and_then(|_| super::gemini::shell_exit_code(&t)),
+                    exit_code: shell.then(|| super::gemini::shell_exit_code(&t)).flatten(),
                     ..Default::default()
                 });
                 traj.turns.push(t);

@@ -124,12 +124,7 @@ fn read_messages(d: &Doc, messages: &[Value], traj: &mut Trajectory, out: &mut R
                 traj.turns.push(t);
                 awaiting = 0;
             }
-            // (A warning: what such messages said is not read. No range spans them.)
-            other => out.skip_record(
-                m.span,
-                format!("skipped messages with role `{other}`, which this reader does not know; the first is here"),
-                true,
-            ),
+            other => out.skip_unknown_role(m.span, other),
         }
         no_action = false;
     }

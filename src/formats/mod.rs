@@ -113,6 +113,15 @@ impl ReadOutput {
         }
     }
 
+    /// Messages of a role the reader does not know: records that may have held content.
+    pub fn skip_unknown_role(&mut self, span: Span, role: &str) {
+        self.skip_record(
+            span,
+            format!("skipped messages with role `{role}`, which this reader does not know; the first is here"),
+            true,
+        );
+    }
+
     /// Adds what another document of the same file read (`note_once`'s notes still once).
     fn absorb(&mut self, other: ReadOutput) {
         self.trajectories.extend(other.trajectories);

@@ -234,12 +234,7 @@ impl<'a> Reader<'a> {
                 });
                 t.turns.push(turn);
             }
-            // (A warning: what such messages said is not read. No range spans them.)
-            other => self.out.skip_record(
-                span,
-                format!("skipped messages with role `{other}`, which this reader does not know; the first is here"),
-                true,
-            ),
+            other => self.out.skip_unknown_role(span, other),
         }
     }
 

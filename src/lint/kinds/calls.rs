@@ -242,7 +242,6 @@ mod tests {
         let blank = r#"{"file_path": "a.ex", "old_string": "{:ok, _} =\n\n  Repo.insert(x)"}"#;
         assert_ne!(call_key(one, &[]), call_key(broken, &[]));
         assert_ne!(call_key(broken, &[]), call_key(blank, &[]));
-        assert_eq!(call_key(broken, &[]), call_key(broken, &[]));
         // One-line text still meets its respacing, and a finding's identity stays as it was.
         assert_eq!(
             call_key(r#"{"command": "ls  -la"}"#, &[]),
