@@ -110,6 +110,10 @@ pub struct ToolResult {
     /// CLI's stream-json records a file read's display line, empty, not the file it returned.
     /// An empty output here says nothing about what the call found.
     pub output_unrecorded: bool,
+    /// The command had not finished when this output came back (Codex returns what a long
+    /// command printed so far, with the session a later `write_stdin` polls): no exit code yet,
+    /// and an empty output says nothing about what it will find.
+    pub still_running: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5195,3 +5195,73 @@ fn a_codex_code_mode_script_is_read_as_the_command_it_runs() {
         r#"test \\\"tokens\\\" ... FAILED"#
     );
 }
+
+/// A long command returns what it printed so far and keeps running under a session that a later
+/// `write_stdin` polls: no exit code yet, so an empty first output found nothing out, while a
+/// failure it already printed is one. In code mode the JSON holds `session_id` in place of
+/// `exit_code`; in a plain exec output the header says "Process running with session ID".
+#[test]
+fn a_command_still_running_has_no_empty_result_yet() {
+    let script = |id: &str, cmd: &str| {
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call", "status": "completed", "call_id": id, "name": "exec",
+            "input": format!("const r = await tools.exec_command({{cmd:{}, yield_time_ms: 1000}}); text(JSON.stringify(r))\n", json!(cmd))}})
+        .to_string()
+    };
+    let running = |id: &str, printed: &str| {
+        let inner = json!({"chunk_id": "a", "wall_time_seconds": 1.0, "session_id": 14580, "original_token_count": 0, "output": printed});
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": id,
+            "output": [{"type": "input_text", "text": "Script completed\nWall time 1.2 seconds\nOutput:\n"}, {"type": "input_text", "text": inner.to_string()}]}})
+        .to_string()
+    };
+    let exec = |id: &str, cmd: &str| {
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "call_id": id,
+            "arguments": json!({"cmd": cmd}).to_string()}})
+        .to_string()
+    };
+    let exec_output = |id: &str, header: &str| {
+        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "function_call_output", "call_id": id,
+            "output": format!("Chunk ID: f8\nWall time: 1.0 seconds\n{header}\nOriginal token count: 0\nOutput:\n")}})
+        .to_string()
+    };
+    let log = [
+        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/w","originator":"codex_cli_rs"}}"#.to_string(),
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Build it"}]}}"#.to_string(),
+        script("c1", "rg -n TODO src"),
+        running("c1", ""),
+        script("c2", "npm run build"),
+        running("c2", "> vite build\nerror: could not resolve \"./App.vue\"\n"),
+        exec("c3", "cat build.log"),
+        exec_output("c3", "Process running with session ID 32244"),
+        // Finished, the same empty output is a null result.
+        exec("c4", "cat build.log"),
+        exec_output("c4", "Process exited with code 0"),
+    ]
+    .join("\n");
+    let report = process("rollout.jsonl", log.as_bytes());
+    let a = &report.analyses[0];
+    let found: Vec<(usize, Subkind, &str)> = a
+        .facts
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.subkind,
+                Subkind::Empty | Subkind::NotFound | Subkind::Error
+            )
+        })
+        .map(|f| (f.turn, f.subkind, f.text.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (4, Subkind::Error, r#"error: could not resolve "./App.vue""#),
+            (8, Subkind::Empty, "(empty output)"),
+        ],
+        "{found:#?}"
+    );
+    // What the command printed so far is read, not the JSON around it.
+    let f = a.facts.iter().find(|f| f.turn == 4).unwrap();
+    assert_eq!(
+        &log[f.span.start..f.span.end],
+        r#"error: could not resolve \\\"./App.vue\\\""#
+    );
+}

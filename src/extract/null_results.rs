@@ -148,6 +148,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             found = Some(fact_at(h.subkind, i, t, h.start, h.end));
         } else if kind.retrieves()
             && !result.output_unrecorded
+            && !result.still_running
             && outputs
                 .iter()
                 .all(|s| is_empty_output(s.printed_text(), lex))
@@ -872,13 +873,21 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind, listing: bool) -> 
             let (mut ls, mut le) = line_around(text, s, e);
             // A traceback says what failed on its last line ("ZeroDivisionError: division by
             // zero"): point there.
-            if text[ls..le].starts_with("Traceback") {
+            let traceback = text[ls..le].starts_with("Traceback");
+            if traceback {
                 if let Some(k) = exception_line(&text[le..]) {
                     (ls, le) = line_around(text, le + k, le + k);
                 }
             }
+            // (A diagnostic that says what was missing, tsc's "error TS2307: Cannot find module
+            // './x'", reports it not found; a crash is an error whatever it raised.)
+            let subkind = if !traceback && lex.not_found.is_match(&text[ls..le]) {
+                Subkind::NotFound
+            } else {
+                Subkind::Error
+            };
             return Some(Hit {
-                subkind: Subkind::Error,
+                subkind,
                 start: ls,
                 end: le,
             });
@@ -1181,6 +1190,26 @@ mod tests {
         );
     }
 
+    /// Codex's code mode: a script (a call named `exec`) that runs one command is that command.
+    /// The same words in another call's text (a patch adding them to a file) run nothing.
+    #[test]
+    fn only_a_code_mode_script_runs_the_command_it_names() {
+        let script = r#"const r = await tools.exec_command({cmd:"grep -rn retry src", workdir:"/w"}); text(JSON.stringify(r))"#;
+        assert_eq!(
+            shell_command(&tool_call("exec", script)).as_deref(),
+            Some("grep -rn retry src")
+        );
+        let patch = format!("*** Begin Patch\n*** Add File: run.js\n+{script}\n*** End Patch");
+        assert_eq!(shell_command(&tool_call("apply_patch", &patch)), None);
+        assert_eq!(
+            CallKind::of(Some(&tool_call("apply_patch", &patch)), &lex()),
+            CallKind::Write
+        );
+        // Two commands in one script: no one command line says what the call is.
+        let two = format!("{script}\n{script}");
+        assert_eq!(shell_command(&tool_call("exec", &two)), None);
+    }
+
     fn lex() -> Lexicon {
         Lexicon::builtin()
     }
@@ -1337,6 +1366,34 @@ mod tests {
             verdict(&output("Options ** (all optional) are listed below")),
             None
         );
+    }
+
+    #[test]
+    fn a_compiler_s_diagnostic_is_a_failure_anywhere_in_the_build_output() {
+        // A build's log (`npm run build` polled to its end): the diagnostic sits mid-way.
+        let output = |line: &str| amid(line, "transforming modules", 30, 10);
+        for line in [
+            "tsconfig.node.json(1,134): error TS5096: Option 'allowImportingTsExtensions' can only be used when 'noEmit' is set.",
+            "src/App.vue.ts:12:3 - error TS2322: Type 'string' is not assignable to type 'number'.",
+            "main.c:3:5: error: use of undeclared identifier 'x'",
+            "parser.c:1:10: fatal error: 'foo.h' file not found",
+            "Program.cs(10,5): error CS1002: ; expected",
+        ] {
+            assert!(verdict(&output(line)).is_some(), "{line}");
+        }
+        // What the diagnostic says was missing, it reports not found.
+        assert_eq!(
+            verdict(&output(
+                "src/main.ts(2,8): error TS2307: Cannot find module './App.vue'."
+            )),
+            Some(Subkind::NotFound)
+        );
+        // A warning, or the word in a file's name, is no failure.
+        assert_eq!(
+            verdict(&output("main.c:3:5: warning: unused variable 'x'")),
+            None
+        );
+        assert_eq!(verdict(&output("src/error.ts(1,1): compiled")), None);
     }
 
     #[test]

@@ -580,6 +580,7 @@ fn output_turn(d: &Doc, p: &Value, span: Span) -> Turn {
         let signals = output_signals(&first.text.text);
         result.exit_code = signals.exit_code;
         result.is_error |= signals.is_error;
+        result.still_running = signals.running;
         first.printed.start = signals.printed_from;
     }
     // (Only after the script's own header, "Script completed\nWall time 0.8 seconds\nOutput:\n",
@@ -593,8 +594,12 @@ fn output_turn(d: &Doc, p: &Value, span: Span) -> Turn {
         let mut ran = false;
         for seg in t.segments.iter_mut().skip(1) {
             if let Some((code, printed)) = code_mode_result(&seg.text) {
-                if result.exit_code.is_none_or(|c| c == 0) {
-                    result.exit_code = Some(code);
+                match code {
+                    Some(code) if result.exit_code.is_none_or(|c| c == 0) => {
+                        result.exit_code = Some(code)
+                    }
+                    Some(_) => {}
+                    None => result.still_running = true,
                 }
                 *seg = Segment::new(seg.kind, printed);
                 ran = true;
@@ -615,15 +620,23 @@ fn output_turn(d: &Doc, p: &Value, span: Span) -> Turn {
 /// Codex's code mode runs a script (an `exec` call) whose `tools.exec_command(…)` gives back
 /// JSON, which the script prints after its own header ("Script completed\nWall time …\n
 /// Output:\n"): `{"chunk_id", "wall_time_seconds", "exit_code", "output", …}`. Its exit code
-/// is the command's, and its `output`, escapes decoded, what the command printed.
-fn code_mode_result(text: &Text) -> Option<(i64, Text)> {
+/// is the command's, and its `output`, escapes decoded, what the command printed. A command
+/// still running has a `session_id` in place of the exit code (None): a later `write_stdin`
+/// polls the rest.
+fn code_mode_result(text: &Text) -> Option<(Option<i64>, Text)> {
     let bytes = text.text.trim_end().as_bytes();
     if !bytes.starts_with(b"{\"") {
         return None;
     }
     let v = crate::json::parse_all(bytes).ok()?;
     let d = Doc::new(bytes);
-    let code = d.get(&v, "exit_code").and_then(|c| d.as_i64(c))?;
+    let code = match d.get(&v, "exit_code") {
+        Some(c) => Some(d.as_i64(c)?),
+        None => {
+            d.get(&v, "session_id")?;
+            None
+        }
+    };
     match d.get(&v, "output")?.kind {
         Kind::Str { content, .. } => Some((code, text.unescape(content.start, content.end))),
         _ => None,
@@ -635,6 +648,8 @@ fn code_mode_result(text: &Text) -> Option<(i64, Text)> {
 pub struct Signals {
     pub exit_code: Option<i64>,
     pub is_error: bool,
+    /// The command was still running (`Process running with session ID …`).
+    pub running: bool,
     /// Where what the command printed starts, after the exec header.
     pub printed_from: usize,
 }
@@ -686,12 +701,12 @@ fn exec_header(text: &str) -> Signals {
     ];
     // (A command still running when its first output is returned says under which session a
     // later `write_stdin` polls it.)
-    const OTHER: [&str; 5] = [
+    const RUNNING: &str = "Process running with session ID ";
+    const OTHER: [&str; 4] = [
         "Chunk ID:",
         "Wall time:",
         "Original token count:",
         "Total output lines:",
-        "Process running with session ID ",
     ];
     let mut signals = Signals::default();
     let mut at = 0;
@@ -704,6 +719,8 @@ fn exec_header(text: &str) -> Signals {
         }
         if let Some(rest) = CODE.iter().find_map(|p| l.strip_prefix(p)) {
             signals.exit_code = super::leading_int(rest.trim_start()).map(|(n, _)| n);
+        } else if l.starts_with(RUNNING) {
+            signals.running = true;
         } else if !OTHER.iter().any(|p| l.starts_with(p)) {
             break;
         }
@@ -992,6 +1009,8 @@ mod tests {
                        ID 32244\nOriginal token count: 63\nOutput:\n   Compiling foo\n";
         assert_eq!(printed(running), "   Compiling foo\n");
         assert_eq!(output_signals(running).exit_code, None);
+        assert!(output_signals(running).running);
+        assert!(!output_signals(exec).running);
     }
 
     #[test]
