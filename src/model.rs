@@ -458,6 +458,51 @@ impl Trajectory {
                 r.call = Some((ct, cc));
             }
         }
+        self.pair_results_before_their_calls(&answered);
+    }
+
+    /// A result whose id no earlier call has goes to the first later call of that id left
+    /// unanswered: an export that writes each of a turn's parallel calls as its own message may
+    /// put the first call's result before the second call. (One pass over the results, one over
+    /// the calls.)
+    fn pair_results_before_their_calls(
+        &mut self,
+        answered: &std::collections::HashSet<(usize, usize)>,
+    ) {
+        let mut orphans: HashMap<String, std::collections::VecDeque<usize>> = HashMap::new();
+        for (t, turn) in self.turns.iter().enumerate() {
+            if let Some(id) = turn
+                .result
+                .as_ref()
+                .filter(|r| r.call.is_none())
+                .and_then(|r| r.call_id.clone())
+                .filter(|i| !i.is_empty())
+            {
+                orphans.entry(id).or_default().push_back(t);
+            }
+        }
+        if orphans.is_empty() {
+            return;
+        }
+        for ct in 0..self.turns.len() {
+            for cc in 0..self.turns[ct].calls.len() {
+                if answered.contains(&(ct, cc)) {
+                    continue;
+                }
+                let call = &self.turns[ct].calls[cc];
+                let Some(waiting) = call.id.as_ref().and_then(|id| orphans.get_mut(id)) else {
+                    continue;
+                };
+                let Some(t) = waiting.front().copied().filter(|&t| t < ct) else {
+                    continue;
+                };
+                waiting.pop_front();
+                self.turns[ct].calls[cc].result_turn = Some(t);
+                if let Some(r) = self.turns[t].result.as_mut() {
+                    r.call = Some((ct, cc));
+                }
+            }
+        }
     }
 
     fn derive_compactions(&mut self) {

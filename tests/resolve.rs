@@ -5265,3 +5265,31 @@ fn a_command_still_running_has_no_empty_result_yet() {
         r#"error: could not resolve \\\"./App.vue\\\""#
     );
 }
+
+/// An export that writes each of a turn's parallel calls as its own message may put the first
+/// call's result before the second call. The result still answers its call, found by id: a file
+/// printed by `cat` is data ("Access denied" in its code is no failure), and a range holds both.
+#[test]
+fn a_result_written_before_its_call_is_paired_by_id() {
+    let java = "class ReservationService {\n    void cancel() {\n        throw new BusinessException(HttpStatus.FORBIDDEN, \"Access denied\");\n    }\n}";
+    let a = analyse(json!([
+        {"role": "user", "content": "Write tests for the services."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("b1", "cat src/AuthService.java")]},
+        {"role": "tool", "tool_call_id": "b1", "content": "class AuthService {}"},
+        {"role": "tool", "tool_call_id": "b2", "content": java},
+        {"role": "assistant", "content": "", "tool_calls": [bash("b2", "cat src/ReservationService.java")]},
+        {"role": "assistant", "content": "Both services read; the tests are written."},
+    ]));
+    let t = &a.trajectory;
+    assert_eq!(
+        t.turns[3].result.as_ref().and_then(|r| r.call),
+        Some((4, 0))
+    );
+    assert_eq!(t.turns[4].calls[0].result_turn, Some(3));
+    assert!(nulls(&a).is_empty(), "{:#?}", nulls(&a));
+    // (A range holding one of the two holds the other.)
+    for &(s, e) in &a.analysis.ranges {
+        assert_eq!((s..=e).contains(&3), (s..=e).contains(&4), "{s}..{e}");
+    }
+    assert!(trajlint::gate::range_error(t, 0, 3).is_some());
+}
