@@ -245,6 +245,7 @@ pub enum Format {
     QwenCode,
     Pi,
     Goose,
+    ManagedAgents,
     Openhands,
     SweAgent,
     MiniSweAgent,
@@ -260,7 +261,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub const ALL: [Format; 19] = [
+    pub const ALL: [Format; 20] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::Cursor,
@@ -268,6 +269,7 @@ impl Format {
         Format::QwenCode,
         Format::Pi,
         Format::Goose,
+        Format::ManagedAgents,
         Format::Openhands,
         Format::SweAgent,
         Format::MiniSweAgent,
@@ -291,6 +293,7 @@ impl Format {
             Format::QwenCode => "qwen-code",
             Format::Pi => "pi",
             Format::Goose => "goose",
+            Format::ManagedAgents => "managed-agents",
             Format::Openhands => "openhands",
             Format::SweAgent => "swe-agent",
             Format::MiniSweAgent => "mini-swe-agent",

@@ -107,7 +107,11 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // timed-out command.
         let exit_failed = result.exit_code.is_some_and(|c| c != 0);
         if result.is_error || exit_failed || result.error_kind.is_some() {
-            let no_match = kind == CallKind::Match && result.exit_code == Some(1);
+            // (A search that failed printing nothing found nothing, where the log keeps no exit
+            // code: a bad pattern or path says so on stderr.)
+            let silent = || outputs.iter().all(|s| s.printed_text().trim().is_empty());
+            let no_match = kind == CallKind::Match
+                && (result.exit_code == Some(1) || result.exit_code.is_none() && silent());
             let not_found = no_match
                 || result
                     .error_kind
@@ -1455,6 +1459,46 @@ mod tests {
         };
         assert_eq!(facts_for(-1).len(), 1, "killed after a timeout");
         assert!(facts_for(0).is_empty());
+    }
+
+    /// A search flagged failed with nothing printed and no exit code in the log (Managed
+    /// Agents' bash results carry none) found nothing; one that printed why it failed did not.
+    #[test]
+    fn a_search_failing_silently_found_nothing() {
+        use crate::model::{Format, ToolResult, Turn};
+        use crate::source::Span;
+        let subkind = |command: &str, printed: &str, exit_code: Option<i64>| {
+            let mut traj = Trajectory::new(Format::ManagedAgents, Span::new(0, 10));
+            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
+            call.calls
+                .push(tool_call("bash", &format!(r#"{{"command": "{command}"}}"#)));
+            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
+            out.push_text(SegmentKind::Output, Text::plain(printed.into(), 5));
+            out.result = Some(ToolResult {
+                call: Some((0, 0)),
+                is_error: true,
+                exit_code,
+                ..ToolResult::default()
+            });
+            traj.turns = vec![call, out];
+            let mut facts = Vec::new();
+            let lex = lex();
+            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
+            facts.iter().map(|f| f.subkind).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            subkind("grep -rn jitter src", "", None),
+            [Subkind::NotFound]
+        );
+        assert_eq!(
+            subkind("grep -rn jitter src", "", Some(2)),
+            [Subkind::Error]
+        );
+        assert_eq!(
+            subkind("grep -rn 'a[' src", "grep: Unmatched [", None),
+            [Subkind::Error]
+        );
+        assert_eq!(subkind("make", "", None), [Subkind::Error]);
     }
 
     #[test]

@@ -217,6 +217,9 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             if super::goose::is_document(d, v) {
                 return Some(Format::Goose);
             }
+            if super::managed_agents::is_document(d, v) {
+                return Some(Format::ManagedAgents);
+            }
             if has(d, v, "mistake_agent") || has(d, v, "question_ID") {
                 return Some(Format::WhoAndWhen);
             }
@@ -274,6 +277,9 @@ fn classify_document(d: &Doc, v: &Value) -> Option<Format> {
             }
             if super::goose::is_document(d, v) {
                 return Some(Format::Goose);
+            }
+            if super::managed_agents::is_document(d, v) {
+                return Some(Format::ManagedAgents);
             }
             let first = items.iter().find(|i| matches!(i.kind, Kind::Object(_)))?;
             if has(d, first, "traj") || has(d, first, "messages") {
@@ -458,6 +464,9 @@ fn classify_line(d: &Doc, v: &Value) -> Option<Format> {
     }
     if super::goose::is_record(d, v) {
         return Some(Format::Goose);
+    }
+    if super::managed_agents::is_event(d, v) {
+        return Some(Format::ManagedAgents);
     }
     // Print mode's stream-json opens with its init record, and with partial messages on,
     // streams raw API events before the first whole message.

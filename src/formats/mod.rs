@@ -17,6 +17,7 @@ pub mod gemini_chat;
 pub mod gemini_stream;
 pub mod goose;
 pub mod inspect;
+pub mod managed_agents;
 pub mod mini_swe_agent;
 pub mod openai_chat;
 pub mod openai_responses;
@@ -938,6 +939,7 @@ fn read_as(format: Format, bytes: &[u8], shape: &Shape) -> ReadOutput {
         Format::QwenCode => qwen_code::read(bytes, shape),
         Format::Pi => pi::read(bytes, shape),
         Format::Goose => goose::read(bytes, shape),
+        Format::ManagedAgents => managed_agents::read(bytes, shape),
         Format::Openhands => openhands::read(bytes, shape),
         Format::SweAgent => swe_agent::read(bytes, shape),
         Format::MiniSweAgent => mini_swe_agent::read(bytes, shape),

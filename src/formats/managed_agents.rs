@@ -1,0 +1,249 @@
+//! Sessions of Claude Managed Agents (Anthropic's hosted agent harness), as their event stream
+//! is saved: one event per line, `{id: "sevt_…", type: "{domain}.{action}", processed_at, …}`,
+//! as the sessions API lists or streams them, or each wrapped by an exporter as `{role, kind,
+//! content, time, raw: event}`. A JSON list of events, or the list endpoint's `{data: [event]}`,
+//! is read the same way.
+//!
+//! - `user.message {content}` (and `user.define_outcome {description}`, the task with its
+//!   definition of done) are the user's; `agent.thread_message_received` is another agent's
+//!   message to this one;
+//! - `agent.message {content}`, `agent.thinking`, and the calls `agent.tool_use`,
+//!   `agent.mcp_tool_use`, `agent.custom_tool_use {name, input}` (the event's `id` is the call's)
+//!   are one model response: the agent's consecutive events gather into one assistant turn, as a
+//!   `span.model_request_start` opens the next;
+//! - `agent.tool_result {tool_use_id}`, `agent.mcp_tool_result {mcp_tool_use_id}` and
+//!   `user.custom_tool_result {custom_tool_use_id}`, each with `content` and `is_error`, are the
+//!   results;
+//! - `agent.thread_context_compacted` is a compaction whose summary the log does not hold;
+//! - `session.error` is a failure of the session (a model request that failed), kept as the
+//!   harness's words; other `session.*` and `span.*` events (status, usage, timing, outcome
+//!   grading) are no turns.
+
+use super::{compaction_turn, open_assistant, push_content, ReadOutput, Shape};
+use crate::json::{Doc, Kind, Value};
+use crate::model::{Format, Role, SegmentKind, ToolCall, ToolResult, Trajectory, Turn};
+use crate::source::Span;
+
+/// The event a record holds: the record itself, or an exporter's wrapper's `raw`.
+fn event<'v>(d: &Doc, v: &'v Value) -> Option<&'v Value> {
+    let e = d
+        .get(v, "raw")
+        .filter(|r| matches!(r.kind, Kind::Object(_)))
+        .unwrap_or(v);
+    let ty = d.get_str(e, "type")?;
+    let (domain, action) = ty.split_once('.')?;
+    let known = matches!(domain, "agent" | "user" | "session" | "span") && !action.is_empty();
+    // (Every persisted event carries its id and when the server recorded it.)
+    (known && (d.get(e, "processed_at").is_some() || d.get(e, "id").is_some())).then_some(e)
+}
+
+/// Whether a JSON Lines record is a Managed Agents session event (or its exporter's wrapper).
+pub fn is_event(d: &Doc, v: &Value) -> bool {
+    event(d, v).is_some()
+}
+
+/// Whether a JSON document is a list of session events (or the list endpoint's `{data: […]}`).
+pub fn is_document(d: &Doc, v: &Value) -> bool {
+    events_of(d, v).iter().take(5).any(|e| is_event(d, e))
+}
+
+fn events_of<'v>(d: &Doc, v: &'v Value) -> &'v [Value] {
+    match &v.kind {
+        Kind::Array(items) => items,
+        _ => d.get(v, "data").map_or(&[][..], |data| d.items(data)),
+    }
+}
+
+pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
+    let mut out = ReadOutput::new(Format::ManagedAgents);
+    let d = Doc::new(bytes);
+    let mut traj = Trajectory::new(Format::ManagedAgents, Span::new(0, bytes.len()));
+    let lines;
+    let records: Vec<(&Value, Span)> = match shape {
+        Shape::JsonLines => {
+            lines = super::jsonl_objects(bytes, &mut out);
+            lines.iter().map(|l| (&l.value, l.span)).collect()
+        }
+        _ => {
+            let Some(doc) = super::expect_document(shape, &mut out) else {
+                return out;
+            };
+            traj.span = doc.span;
+            events_of(&d, doc).iter().map(|e| (e, e.span)).collect()
+        }
+    };
+    // The assistant turn the agent's events of one response gather into.
+    let mut open: Option<usize> = None;
+    for &(record, span) in &records {
+        let Some(e) = event(&d, record) else {
+            out.skip_record(
+                span,
+                "skipped records that are no session events; the first is here".into(),
+                true,
+            );
+            continue;
+        };
+        let ty = d.get_str(e, "type").unwrap_or_default();
+        match ty.as_str() {
+            "agent.message" | "agent.thinking" | "agent.thread_message_sent" => {
+                let i = open_assistant(&mut traj, &mut open, span);
+                if let Some(c) = d.get(e, "content") {
+                    push_content(&d, c, SegmentKind::Prose, &mut traj.turns[i]);
+                }
+            }
+            "agent.tool_use" | "agent.mcp_tool_use" | "agent.custom_tool_use" => {
+                let i = open_assistant(&mut traj, &mut open, span);
+                traj.turns[i].calls.push(ToolCall {
+                    id: d.get_str(e, "id"),
+                    name: d.get_str(e, "name").unwrap_or_default(),
+                    arguments: d.get(e, "input").map_or(String::new(), |i| d.raw(i).into()),
+                    span,
+                    result_turn: None,
+                });
+            }
+            "agent.tool_result" | "agent.mcp_tool_result" | "user.custom_tool_result" => {
+                open = None;
+                let mut t = Turn::new(Role::Tool, span);
+                if let Some(c) = d.get(e, "content") {
+                    push_content(&d, c, SegmentKind::Output, &mut t);
+                }
+                t.result = Some(ToolResult {
+                    call_id: ["tool_use_id", "mcp_tool_use_id", "custom_tool_use_id"]
+                        .iter()
+                        .find_map(|k| d.get_str(e, k)),
+                    is_error: d
+                        .get(e, "is_error")
+                        .and_then(|v| d.as_bool(v))
+                        .unwrap_or(false),
+                    ..Default::default()
+                });
+                traj.turns.push(t);
+            }
+            "user.message" | "user.define_outcome" | "agent.thread_message_received" => {
+                open = None;
+                let mut t = Turn::new(Role::User, span);
+                for k in ["content", "description"] {
+                    if let Some(c) = d.get(e, k) {
+                        push_content(&d, c, SegmentKind::Prose, &mut t);
+                    }
+                }
+                if let Some(rubric) = d.get(e, "rubric") {
+                    push_content(&d, rubric, SegmentKind::Prose, &mut t);
+                }
+                traj.turns.push(t);
+            }
+            "agent.thread_context_compacted" => {
+                open = None;
+                traj.turns.push(compaction_turn(
+                    span,
+                    None,
+                    "managed-agents.thread_context_compacted",
+                    None,
+                ));
+            }
+            "session.error" => {
+                open = None;
+                let mut t = Turn::new(Role::System, span);
+                if let Some(m) = d.path(e, &["error", "message"]) {
+                    push_content(&d, m, SegmentKind::Prose, &mut t);
+                }
+                traj.turns.push(t);
+            }
+            // A new model response, or the user stopping the agent: the next words are another
+            // turn's.
+            "span.model_request_start" | "user.interrupt" => open = None,
+            _ if ty.starts_with("session.") || ty.starts_with("span.") => {}
+            // (`user.tool_confirmation`: the call's result says how it went.)
+            "user.tool_confirmation" => {}
+            _ => out.note_once(
+                span,
+                format!("skipped `{ty}` events, not known to this reader (further ones are skipped silently)"),
+            ),
+        }
+    }
+    traj.finish();
+    out.trajectories.push(traj);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::formats;
+    use crate::model::{Format, Role};
+
+    /// An exporter's wrappers around the events: the agent's words and calls of one response
+    /// are one turn, each result its own, paired by the call event's id; status, timing and
+    /// usage events are no turns.
+    #[test]
+    fn a_session_s_events_are_its_turns() {
+        let log = [
+            r#"{"role":"system","kind":"status_running","raw":{"id":"sevt_1","processed_at":"t","type":"session.status_running"}}"#,
+            r#"{"role":"user","kind":"message","raw":{"id":"sevt_2","processed_at":"t","type":"user.message","content":[{"type":"text","text":"Fetch the paper and summarize it."}]}}"#,
+            r#"{"role":"system","kind":"model_request_start","raw":{"id":"sevt_3","processed_at":"t","type":"span.model_request_start"}}"#,
+            r#"{"role":"agent","kind":"message","content":"I'll fetch it.","raw":{"id":"sevt_4","processed_at":"t","type":"agent.message","content":[{"type":"text","text":"I'll fetch it."}]}}"#,
+            r#"{"role":"agent","kind":"tool_use","raw":{"id":"sevt_5","processed_at":"t","type":"agent.tool_use","name":"web_fetch","input":{"url":"https://doi.org/10.1/x"}}}"#,
+            r#"{"role":"system","kind":"model_request_end","raw":{"id":"sevt_6","processed_at":"t","type":"span.model_request_end","is_error":false}}"#,
+            r#"{"role":"agent","kind":"tool_result","raw":{"id":"sevt_7","processed_at":"t","type":"agent.tool_result","tool_use_id":"sevt_5","is_error":true,"content":[{"type":"text","text":"Web fetch error: url_not_accessible"}]}}"#,
+            r#"{"role":"system","kind":"model_request_start","raw":{"id":"sevt_8","processed_at":"t","type":"span.model_request_start"}}"#,
+            r#"{"role":"agent","kind":"message","raw":{"id":"sevt_9","processed_at":"t","type":"agent.message","content":[{"type":"text","text":"The DOI is not reachable; I will search for a preprint."}]}}"#,
+            r#"{"role":"system","kind":"error","raw":{"id":"sevt_10","processed_at":"t","type":"session.error","error":{"type":"model_overloaded_error","message":"Overloaded"}}}"#,
+        ]
+        .join("\n");
+        let out = formats::read(log.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::ManagedAgents));
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
+        let t = &out.trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        use Role::*;
+        assert_eq!(roles, [User, Assistant, Tool, Assistant, System]);
+        assert_eq!(
+            t.turns[0].segments[0].text.text,
+            "Fetch the paper and summarize it."
+        );
+        let call = &t.turns[1].calls[0];
+        assert_eq!(
+            (call.name.as_str(), call.arguments.as_str()),
+            ("web_fetch", r#"{"url":"https://doi.org/10.1/x"}"#)
+        );
+        assert_eq!(call.result_turn, Some(2));
+        let result = t.turns[2].result.as_ref().unwrap();
+        assert!(result.is_error);
+        // The text is read from the event, at its offsets in the file.
+        let seg = &t.turns[2].segments[0];
+        assert_eq!(
+            &log[seg.text.span.start..seg.text.span.end],
+            "Web fetch error: url_not_accessible"
+        );
+        assert_eq!(
+            t.turns[3].segments[0].text.text,
+            "The DOI is not reachable; I will search for a preprint."
+        );
+    }
+
+    /// The sessions API's own listing: bare events in `{data: […]}`; a compaction the log keeps
+    /// no summary of; an MCP call and a custom tool's result from the client.
+    #[test]
+    fn a_listing_of_bare_events_is_read_the_same_way() {
+        let doc = r#"{"data": [
+ {"id": "sevt_1", "type": "user.message", "processed_at": "t", "content": [{"type": "text", "text": "Open a ticket for the outage."}]},
+ {"id": "sevt_2", "type": "agent.mcp_tool_use", "processed_at": "t", "name": "create_issue", "mcp_server_name": "linear", "input": {"title": "Outage"}},
+ {"id": "sevt_3", "type": "agent.mcp_tool_result", "processed_at": "t", "mcp_tool_use_id": "sevt_2", "content": [{"type": "text", "text": "LIN-42"}]},
+ {"id": "sevt_4", "type": "agent.custom_tool_use", "processed_at": "t", "name": "notify", "input": {"channel": "ops"}},
+ {"id": "sevt_5", "type": "user.custom_tool_result", "processed_at": "t", "custom_tool_use_id": "sevt_4", "content": [{"type": "text", "text": "sent"}]},
+ {"id": "sevt_6", "type": "agent.thread_context_compacted", "processed_at": "t"},
+ {"id": "sevt_7", "type": "agent.message", "processed_at": "t", "content": [{"type": "text", "text": "Filed LIN-42 and told ops."}]}
+], "next_page": null}"#;
+        let out = formats::read(doc.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::ManagedAgents));
+        let t = &out.trajectories[0];
+        let roles: Vec<Role> = t.turns.iter().map(|u| u.role).collect();
+        use Role::*;
+        assert_eq!(
+            roles,
+            [User, Assistant, Tool, Assistant, Tool, Event, Assistant]
+        );
+        assert_eq!(t.turns[1].calls[0].result_turn, Some(2));
+        assert_eq!(t.turns[3].calls[0].result_turn, Some(4));
+        assert_eq!(t.compactions.len(), 1);
+    }
+}
