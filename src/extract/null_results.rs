@@ -144,7 +144,10 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
                         subkind,
                         i,
                         super::turn_anchor(turn),
-                        format!("{} (no output)", describe_failure(&result)),
+                        match result.exit_code {
+                            None if no_match => "no match (no output)".into(),
+                            _ => format!("{} (no output)", describe_failure(&result)),
+                        },
                     ),
                 },
             );
@@ -1490,6 +1493,16 @@ mod tests {
             subkind("grep -rn jitter src", "", None),
             [Subkind::NotFound]
         );
+        // (And it says so: the log holds no exit code to name.)
+        let log = r#"{"type":"agent.tool_use","id":"e1","processed_at":"t","name":"bash","input":{"command":"grep -rn jitter src"}}
+{"type":"agent.tool_result","id":"e2","processed_at":"t","tool_use_id":"e1","is_error":true,"content":[]}
+"#;
+        let read = crate::formats::read(log.as_bytes(), None);
+        let traj = &read.trajectories[0];
+        let lex = lex();
+        let mut facts = Vec::new();
+        extract(traj, &lex, &Calls::new(traj, &lex), &mut facts);
+        assert_eq!(facts[0].text, "no match (no output)");
         assert_eq!(
             subkind("grep -rn jitter src", "", Some(2)),
             [Subkind::Error]
