@@ -386,7 +386,8 @@ impl Trajectory {
     /// not yet answered, among the calls made since the id's last exchange ended (a result or a
     /// user message after them): consecutive calling turns may repeat an id before any result,
     /// while a later exchange reusing it starts over. An empty id is no id. One pass with a
-    /// hash map.
+    /// hash map; then a result written before its call is paired (see
+    /// `pair_results_before_their_calls`).
     fn pair(&mut self) {
         // Each id's calls in order, and how many of them are surely answered.
         let mut by_id: HashMap<String, (Vec<(usize, usize)>, usize)> = HashMap::new();
@@ -465,13 +466,22 @@ impl Trajectory {
     }
 
     /// A result whose id no earlier call has goes to the first later call of that id left
-    /// unanswered: an export that writes each of a turn's parallel calls as its own message may
-    /// put the first call's result before the second call. (One pass over the results, one over
-    /// the calls.)
+    /// unanswered, within the same exchange (no user message between them): an export that
+    /// writes each of a turn's parallel calls as its own message may put the first call's result
+    /// before the second call. A leftover result of an earlier session is no answer to a call
+    /// that reuses its id. (One pass over the results, one over the calls.)
     fn pair_results_before_their_calls(
         &mut self,
         answered: &std::collections::HashSet<(usize, usize)>,
     ) {
+        // How many user messages come before each turn: two turns with as many before them lie
+        // in one exchange.
+        let mut users_before = Vec::with_capacity(self.turns.len());
+        let mut users = 0;
+        for turn in &self.turns {
+            users_before.push(users);
+            users += usize::from(turn.role == Role::User);
+        }
         let mut orphans: HashMap<String, std::collections::VecDeque<usize>> = HashMap::new();
         for (t, turn) in self.turns.iter().enumerate() {
             if let Some(id) = turn
@@ -496,6 +506,13 @@ impl Trajectory {
                 let Some(waiting) = call.id.as_ref().and_then(|id| orphans.get_mut(id)) else {
                     continue;
                 };
+                // (Results of an exchange before this call's answer no call of it.)
+                while waiting
+                    .front()
+                    .is_some_and(|&t| users_before[t] < users_before[ct])
+                {
+                    waiting.pop_front();
+                }
                 let Some(t) = waiting.front().copied().filter(|&t| t < ct) else {
                     continue;
                 };

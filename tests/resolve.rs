@@ -5292,4 +5292,15 @@ fn a_result_written_before_its_call_is_paired_by_id() {
         assert_eq!((s..=e).contains(&3), (s..=e).contains(&4), "{s}..{e}");
     }
     assert!(trajlint::gate::range_error(t, 0, 3).is_some());
+    // A leftover result of an earlier exchange answers no later call that reuses its id.
+    let a = analyse(json!([
+        {"role": "tool", "tool_call_id": "call_0", "content": "grep: src/retry.py: No such file or directory"},
+        {"role": "user", "content": "Run the tests."},
+        {"role": "assistant", "content": "", "tool_calls": [bash("call_0", "pytest -q")]},
+    ]));
+    assert_eq!(
+        a.trajectory.turns[0].result.as_ref().and_then(|r| r.call),
+        None
+    );
+    assert_eq!(a.trajectory.turns[2].calls[0].result_turn, None);
 }

@@ -45,6 +45,8 @@ struct NullResultLists {
     #[serde(default)]
     lint_finding: Vec<String>,
     #[serde(default)]
+    compiler_diagnostic: Vec<String>,
+    #[serde(default)]
     empty: Vec<String>,
     #[serde(default)]
     retrieve_words: Vec<String>,
@@ -390,6 +392,8 @@ pub struct Lexicon {
     pub pseudo: Patterns,
     /// A line a linter or type checker prints for a finding (`lib/x.ex:112:pattern_match`).
     pub lint_finding: Patterns,
+    /// A compiler's diagnostic at a place in a file (`a.ts(1,2): error TS2307: …`).
+    pub compiler_diagnostic: Patterns,
     pub empty: Vec<String>,
     pub retrieve_words: Vec<String>,
     pub write_words: Vec<String>,
@@ -688,7 +692,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 44] = [
+        let lists: [(&[String], &str); 45] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -697,6 +701,7 @@ impl Lexicon {
             (&n.hook_feedback, "null_result.hook_feedback"),
             (&n.pseudo, "null_result.pseudo"),
             (&n.lint_finding, "null_result.lint_finding"),
+            (&n.compiler_diagnostic, "null_result.compiler_diagnostic"),
             (&merged.retry.defer, "retry.defer"),
             (&merged.retry.notice, "retry.notice"),
             (&merged.retry.again, "retry.again"),
@@ -765,6 +770,7 @@ impl Lexicon {
             hook_feedback: next()?,
             pseudo: next()?,
             lint_finding: next()?,
+            compiler_diagnostic: next()?,
             retry: next()?,
             retry_notice: next()?,
             retry_again: next()?,
@@ -882,6 +888,8 @@ fn merge(into: &mut File, f: File) {
     n.hook_feedback.extend(f.null_result.hook_feedback);
     n.pseudo.extend(f.null_result.pseudo);
     n.lint_finding.extend(f.null_result.lint_finding);
+    n.compiler_diagnostic
+        .extend(f.null_result.compiler_diagnostic);
     n.empty.extend(f.null_result.empty);
     n.retrieve_words.extend(f.null_result.retrieve_words);
     n.write_words.extend(f.null_result.write_words);

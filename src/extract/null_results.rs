@@ -95,11 +95,22 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // Text verdicts, pseudo-triggers removed. A linter's or type checker's output that
         // lists findings (`lib/x.ex:112:pattern_match`, even filtered through grep) failed.
         let linted = info.is_some_and(|c| c.families.iter().any(|f| f == "lint"));
+        // (A compiler's diagnostic fails a call that builds or runs something; a fetched page
+        // or a read file quoting one is data.)
+        let builds = info.is_some_and(|c| {
+            c.families.iter().any(|f| {
+                matches!(
+                    f.as_str(),
+                    "build" | "test" | "lint" | "install" | "execute" | "reproduce"
+                )
+            })
+        }) && !matches!(kind, CallKind::ReadFile | CallKind::Match);
         let listing =
             call.is_some_and(|c| lists_names(c, info.and_then(|i| i.command.as_deref()), lex));
         let text_hit = outputs.iter().find_map(|s| {
             text_verdict(s, lex, kind, listing)
                 .or_else(|| linted.then(|| lint_finding(&s.text, lex)).flatten())
+                .or_else(|| builds.then(|| compiler_diagnostic(&s.text, lex)).flatten())
                 .map(|h| (&s.text, h))
         });
 
@@ -108,10 +119,12 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         let exit_failed = result.exit_code.is_some_and(|c| c != 0);
         if result.is_error || exit_failed || result.error_kind.is_some() {
             // (A search that failed printing nothing found nothing, where the log keeps no exit
-            // code: a bad pattern or path says so on stderr.)
+            // code and names no other failure: a bad pattern or path says so on stderr, a
+            // timeout in the error's type.)
             let silent = || outputs.iter().all(|s| s.printed_text().trim().is_empty());
             let no_match = kind == CallKind::Match
-                && (result.exit_code == Some(1) || result.exit_code.is_none() && silent());
+                && (result.exit_code == Some(1)
+                    || result.exit_code.is_none() && result.error_kind.is_none() && silent());
             let not_found = no_match
                 || result
                     .error_kind
@@ -880,21 +893,13 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind, listing: bool) -> 
             let (mut ls, mut le) = line_around(text, s, e);
             // A traceback says what failed on its last line ("ZeroDivisionError: division by
             // zero"): point there.
-            let traceback = text[ls..le].starts_with("Traceback");
-            if traceback {
+            if text[ls..le].starts_with("Traceback") {
                 if let Some(k) = exception_line(&text[le..]) {
                     (ls, le) = line_around(text, le + k, le + k);
                 }
             }
-            // (A diagnostic that says what was missing, tsc's "error TS2307: Cannot find module
-            // './x'", reports it not found; a crash is an error whatever it raised.)
-            let subkind = if !traceback && lex.not_found.is_match(&text[ls..le]) {
-                Subkind::NotFound
-            } else {
-                Subkind::Error
-            };
             return Some(Hit {
-                subkind,
+                subkind: Subkind::Error,
                 start: ls,
                 end: le,
             });
@@ -977,6 +982,23 @@ fn lint_finding(t: &Text, lex: &Lexicon) -> Option<Hit> {
     let (start, end) = line_around(&t.text, s, e);
     Some(Hit {
         subkind: Subkind::Error,
+        start,
+        end,
+    })
+}
+
+/// A compiler's diagnostic anywhere in a build's output: a failure, or what was not found where
+/// the line says so (tsc's "error TS2307: Cannot find module './App.vue'").
+fn compiler_diagnostic(t: &Text, lex: &Lexicon) -> Option<Hit> {
+    let (s, e) = lex.compiler_diagnostic.first(&t.text)?;
+    let (start, end) = line_around(&t.text, s, e);
+    let subkind = if lex.not_found.is_match(&t.text[start..end]) {
+        Subkind::NotFound
+    } else {
+        Subkind::Error
+    };
+    Some(Hit {
+        subkind,
         start,
         end,
     })
@@ -1377,30 +1399,62 @@ mod tests {
 
     #[test]
     fn a_compiler_s_diagnostic_is_a_failure_anywhere_in_the_build_output() {
-        // A build's log (`npm run build` polled to its end): the diagnostic sits mid-way.
-        let output = |line: &str| amid(line, "transforming modules", 30, 10);
+        use crate::model::{Format, ToolResult, Turn};
+        use crate::source::Span;
+        // A call's output, the line mid-way in it, as the null results of the call read it.
+        let found = |name: &str, arguments: &str, line: &str| {
+            let mut traj = Trajectory::new(Format::Codex, Span::new(0, 10));
+            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
+            call.calls.push(tool_call(name, arguments));
+            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
+            let text = amid(line, "transforming modules", 30, 10);
+            out.push_text(SegmentKind::Output, Text::plain(text, 5));
+            out.result = Some(ToolResult {
+                call: Some((0, 0)),
+                ..ToolResult::default()
+            });
+            traj.turns = vec![call, out];
+            let mut facts = Vec::new();
+            let lex = lex();
+            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
+            facts.iter().map(|f| f.subkind).collect::<Vec<_>>()
+        };
+        // A build's log (`npm run build` polled to its end, no exit code): the diagnostic sits
+        // mid-way.
+        let build = |line: &str| found("bash", r#"{"command": "npm run build"}"#, line);
         for line in [
             "tsconfig.node.json(1,134): error TS5096: Option 'allowImportingTsExtensions' can only be used when 'noEmit' is set.",
             "src/App.vue.ts:12:3 - error TS2322: Type 'string' is not assignable to type 'number'.",
             "main.c:3:5: error: use of undeclared identifier 'x'",
-            "parser.c:1:10: fatal error: 'foo.h' file not found",
-            "Program.cs(10,5): error CS1002: ; expected",
+            "  Program.cs(10,5): error CS1002: ; expected",
+            r"C:\src\App\Program.cs(10,5): error CS1002: ; expected",
+            "src/main.rs:3:5: error[E0308]: mismatched types",
         ] {
-            assert!(verdict(&output(line)).is_some(), "{line}");
+            assert_eq!(build(line), [Subkind::Error], "{line}");
         }
         // What the diagnostic says was missing, it reports not found.
         assert_eq!(
-            verdict(&output(
-                "src/main.ts(2,8): error TS2307: Cannot find module './App.vue'."
-            )),
-            Some(Subkind::NotFound)
+            build("src/main.ts(2,8): error TS2307: Cannot find module './App.vue'."),
+            [Subkind::NotFound]
         );
         // A warning, or the word in a file's name, is no failure.
+        assert!(build("main.c:3:5: warning: unused variable 'x'").is_empty());
+        assert!(build("src/error.ts(1,1): compiled").is_empty());
+        // A page fetched, or a file read, that quotes one is data.
+        let diagnostic = "src/parser.c:41:9: error: call to undeclared function 'strlcpy'";
+        assert!(found(
+            "web_fetch",
+            r#"{"url": "https://github.com/o/r/issues/7"}"#,
+            diagnostic
+        )
+        .is_empty());
+        assert!(found("bash", r#"{"command": "cat build.log"}"#, diagnostic).is_empty());
+        // A test runner's failure that names what was missing is still a failure: only a
+        // compiler's diagnostic reads as not found.
         assert_eq!(
-            verdict(&output("main.c:3:5: warning: unused variable 'x'")),
-            None
+            build("FAILED tests/test_api.py::test_lookup - KeyError: 'user' not found in cache"),
+            [Subkind::Error]
         );
-        assert_eq!(verdict(&output("src/error.ts(1,1): compiled")), None);
     }
 
     #[test]
@@ -1470,27 +1524,29 @@ mod tests {
     fn a_search_failing_silently_found_nothing() {
         use crate::model::{Format, ToolResult, Turn};
         use crate::source::Span;
-        let subkind = |command: &str, printed: &str, exit_code: Option<i64>| {
-            let mut traj = Trajectory::new(Format::ManagedAgents, Span::new(0, 10));
-            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
-            call.calls
-                .push(tool_call("bash", &format!(r#"{{"command": "{command}"}}"#)));
-            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
-            out.push_text(SegmentKind::Output, Text::plain(printed.into(), 5));
-            out.result = Some(ToolResult {
-                call: Some((0, 0)),
-                is_error: true,
-                exit_code,
-                ..ToolResult::default()
-            });
-            traj.turns = vec![call, out];
-            let mut facts = Vec::new();
-            let lex = lex();
-            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
-            facts.iter().map(|f| f.subkind).collect::<Vec<_>>()
-        };
+        let subkind =
+            |command: &str, printed: &str, exit_code: Option<i64>, error_kind: Option<&str>| {
+                let mut traj = Trajectory::new(Format::ManagedAgents, Span::new(0, 10));
+                let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
+                call.calls
+                    .push(tool_call("bash", &format!(r#"{{"command": "{command}"}}"#)));
+                let mut out = Turn::new(Role::Tool, Span::new(5, 10));
+                out.push_text(SegmentKind::Output, Text::plain(printed.into(), 5));
+                out.result = Some(ToolResult {
+                    call: Some((0, 0)),
+                    is_error: true,
+                    exit_code,
+                    error_kind: error_kind.map(String::from),
+                    ..ToolResult::default()
+                });
+                traj.turns = vec![call, out];
+                let mut facts = Vec::new();
+                let lex = lex();
+                extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
+                facts.iter().map(|f| f.subkind).collect::<Vec<_>>()
+            };
         assert_eq!(
-            subkind("grep -rn jitter src", "", None),
+            subkind("grep -rn jitter src", "", None, None),
             [Subkind::NotFound]
         );
         // (And it says so: the log holds no exit code to name.)
@@ -1504,14 +1560,19 @@ mod tests {
         extract(traj, &lex, &Calls::new(traj, &lex), &mut facts);
         assert_eq!(facts[0].text, "no match (no output)");
         assert_eq!(
-            subkind("grep -rn jitter src", "", Some(2)),
+            subkind("grep -rn jitter src", "", Some(2), None),
             [Subkind::Error]
         );
         assert_eq!(
-            subkind("grep -rn 'a[' src", "grep: Unmatched [", None),
+            subkind("grep -rn 'a[' src", "grep: Unmatched [", None, None),
             [Subkind::Error]
         );
-        assert_eq!(subkind("make", "", None), [Subkind::Error]);
+        assert_eq!(subkind("make", "", None, None), [Subkind::Error]);
+        // A search that timed out did not find nothing.
+        assert_eq!(
+            subkind("grep -rn retry_delay /", "", None, Some("timeout")),
+            [Subkind::Error]
+        );
     }
 
     #[test]

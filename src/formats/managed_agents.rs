@@ -33,8 +33,9 @@ fn event<'v>(d: &Doc, v: &'v Value) -> Option<&'v Value> {
     let ty = d.get_str(e, "type")?;
     let (domain, action) = ty.split_once('.')?;
     let known = matches!(domain, "agent" | "user" | "session" | "span") && !action.is_empty();
-    // (Every persisted event carries its id and when the server recorded it.)
-    (known && (d.get(e, "processed_at").is_some() || d.get(e, "id").is_some())).then_some(e)
+    // (Every persisted event carries when the server recorded it: other logs' `session.start`
+    // or `user.message` records with an id and a timestamp are not these.)
+    (known && d.get(e, "processed_at").is_some()).then_some(e)
 }
 
 /// Whether a JSON Lines record is a Managed Agents session event (or its exporter's wrapper).
@@ -87,8 +88,11 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
         match ty.as_str() {
             "agent.message" | "agent.thinking" | "agent.thread_message_sent" => {
                 let i = open_assistant(&mut traj, &mut open, span);
-                if let Some(c) = d.get(e, "content") {
-                    push_content(&d, c, SegmentKind::Prose, &mut traj.turns[i]);
+                match d.get(e, "content") {
+                    Some(c) => push_content(&d, c, SegmentKind::Prose, &mut traj.turns[i]),
+                    // (Thinking may be kept without its text; a message may not.)
+                    None if ty != "agent.thinking" => no_content(&mut out, span, &ty),
+                    None => {}
                 }
             }
             "agent.tool_use" | "agent.mcp_tool_use" | "agent.custom_tool_use" => {
@@ -122,10 +126,12 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
             "user.message" | "user.define_outcome" | "agent.thread_message_received" => {
                 open = None;
                 let mut t = Turn::new(Role::User, span);
-                for k in ["content", "description"] {
-                    if let Some(c) = d.get(e, k) {
-                        push_content(&d, c, SegmentKind::Prose, &mut t);
-                    }
+                let said = ["content", "description"].map(|k| d.get(e, k));
+                for c in said.iter().flatten() {
+                    push_content(&d, c, SegmentKind::Prose, &mut t);
+                }
+                if said.iter().all(Option::is_none) {
+                    no_content(&mut out, span, &ty);
                 }
                 if let Some(rubric) = d.get(e, "rubric") {
                     push_content(&d, rubric, SegmentKind::Prose, &mut t);
@@ -164,6 +170,17 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
     traj.finish();
     out.trajectories.push(traj);
     out
+}
+
+/// A message event that holds no words: what it said is lost, said once per file.
+fn no_content(out: &mut ReadOutput, span: Span, ty: &str) {
+    out.skip_record(
+        span,
+        format!(
+            "`{ty}` events with no content; what they said is not in the log (the first is here)"
+        ),
+        true,
+    );
 }
 
 #[cfg(test)]
@@ -245,5 +262,33 @@ mod tests {
         assert_eq!(t.turns[1].calls[0].result_turn, Some(2));
         assert_eq!(t.turns[3].calls[0].result_turn, Some(4));
         assert_eq!(t.compactions.len(), 1);
+    }
+
+    /// A message whose words the log does not hold is said, not read as a silent turn.
+    #[test]
+    fn a_message_without_content_is_reported() {
+        let log = [
+            r#"{"id":"sevt_1","type":"user.message","processed_at":"t","content":[{"type":"text","text":"Go."}]}"#,
+            r#"{"id":"sevt_2","type":"agent.thinking","processed_at":"t"}"#,
+            r#"{"id":"sevt_3","type":"agent.message","processed_at":"t"}"#,
+        ]
+        .join("\n");
+        let out = formats::read(log.as_bytes(), None);
+        assert_eq!(out.format, Some(Format::ManagedAgents));
+        assert_eq!(out.issues.len(), 1, "{:?}", out.issues);
+        assert!(out.issues[0].message.contains("agent.message"));
+    }
+
+    /// Other logs name their records `session.start` or `user.message` too, with an id and a
+    /// timestamp: without `processed_at` they are no session events.
+    #[test]
+    fn records_without_processed_at_are_not_its_events() {
+        let other = [
+            r#"{"type":"session.start","id":"a1","timestamp":"2026-01-01T00:00:00Z","data":{"sessionId":"s"}}"#,
+            r#"{"type":"user.message","id":"a2","timestamp":"2026-01-01T00:00:01Z","data":{"content":"Fix the build."}}"#,
+        ]
+        .join("\n");
+        let out = formats::read(other.as_bytes(), None);
+        assert_ne!(out.format, Some(Format::ManagedAgents));
     }
 }
