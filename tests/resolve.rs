@@ -2851,15 +2851,17 @@ fn a_find_reported_or_presented_is_done_unless_the_sentence_looks_ahead() {
 
 #[test]
 fn a_failure_that_asks_for_the_call_again_is_also_owed_to_the_next_call() {
+    // (A page the agent visits: a web search's list of snippets is data; see
+    // `a_banner_in_a_web_search_s_snippet_is_data`.)
     let lines = |page: &str| {
         analyse(json!([
             {"role": "user", "content": "Find the lowest sale price in Queen Anne."},
             {"role": "assistant", "content": null, "tool_calls": [
-                call("c1", "web_search", json!({"query": "Queen Anne sold homes January 2023"}))]},
+                call("c1", "visit_page", json!({"url": "https://www.redfin.com/neighborhood/Queen-Anne/sold"}))]},
             {"role": "tool", "tool_call_id": "c1", "content": page},
             {"role": "assistant", "content": "The search page failed; searching again."},
             {"role": "assistant", "content": null, "tool_calls": [
-                call("c2", "web_search", json!({"query": "Queen Anne sold homes January 2023"}))]},
+                call("c2", "visit_page", json!({"url": "https://www.redfin.com/neighborhood/Queen-Anne/sold"}))]},
             {"role": "tool", "tool_call_id": "c2", "content": "1. 123 Main St, sold $450,000"},
         ]))
     };

@@ -47,6 +47,10 @@ struct NullResultLists {
     #[serde(default)]
     compiler_diagnostic: Vec<String>,
     #[serde(default)]
+    page_error_anywhere: Vec<String>,
+    #[serde(default)]
+    web_search_names: Vec<String>,
+    #[serde(default)]
     empty: Vec<String>,
     #[serde(default)]
     retrieve_words: Vec<String>,
@@ -394,6 +398,10 @@ pub struct Lexicon {
     pub lint_finding: Patterns,
     /// A compiler's diagnostic at a place in a file (`a.ts(1,2): error TS2307: …`).
     pub compiler_diagnostic: Patterns,
+    /// A page's block or error banner, read anywhere in a page (not in a web search's results).
+    pub page_error_anywhere: Patterns,
+    /// Words in a tool's name that, with "search", make it a web search.
+    pub web_search_names: Vec<String>,
     pub empty: Vec<String>,
     pub retrieve_words: Vec<String>,
     pub write_words: Vec<String>,
@@ -692,7 +700,7 @@ impl Lexicon {
         let n = &merged.null_result;
         let o = &merged.obligation;
         let i = &merged.incorporation;
-        let lists: [(&[String], &str); 45] = [
+        let lists: [(&[String], &str); 46] = [
             (&n.not_found, "null_result.not_found"),
             (&n.error, "null_result.error"),
             (&n.error_anywhere, "null_result.error_anywhere"),
@@ -702,6 +710,7 @@ impl Lexicon {
             (&n.pseudo, "null_result.pseudo"),
             (&n.lint_finding, "null_result.lint_finding"),
             (&n.compiler_diagnostic, "null_result.compiler_diagnostic"),
+            (&n.page_error_anywhere, "null_result.page_error_anywhere"),
             (&merged.retry.defer, "retry.defer"),
             (&merged.retry.notice, "retry.notice"),
             (&merged.retry.again, "retry.again"),
@@ -771,6 +780,7 @@ impl Lexicon {
             pseudo: next()?,
             lint_finding: next()?,
             compiler_diagnostic: next()?,
+            page_error_anywhere: next()?,
             retry: next()?,
             retry_notice: next()?,
             retry_again: next()?,
@@ -820,6 +830,7 @@ impl Lexicon {
                 .max()
                 .unwrap_or(0),
             retrieve_words: n.retrieve_words.clone(),
+            web_search_names: lowercase(&n.web_search_names),
             write_words: n.write_words.clone(),
             write_functions: lowercase(&n.write_functions),
             match_commands: n.match_commands.clone(),
@@ -890,6 +901,9 @@ fn merge(into: &mut File, f: File) {
     n.lint_finding.extend(f.null_result.lint_finding);
     n.compiler_diagnostic
         .extend(f.null_result.compiler_diagnostic);
+    n.page_error_anywhere
+        .extend(f.null_result.page_error_anywhere);
+    n.web_search_names.extend(f.null_result.web_search_names);
     n.empty.extend(f.null_result.empty);
     n.retrieve_words.extend(f.null_result.retrieve_words);
     n.write_words.extend(f.null_result.write_words);

@@ -107,8 +107,9 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         }) && !matches!(kind, CallKind::ReadFile | CallKind::Match);
         let listing =
             call.is_some_and(|c| lists_names(c, info.and_then(|i| i.command.as_deref()), lex));
+        let pages = !call.is_some_and(|c| searches_the_web(c, lex));
         let text_hit = outputs.iter().find_map(|s| {
-            text_verdict(s, lex, kind, listing)
+            text_verdict(s, lex, kind, listing, pages)
                 .or_else(|| linted.then(|| lint_finding(&s.text, lex)).flatten())
                 .or_else(|| builds.then(|| compiler_diagnostic(&s.text, lex)).flatten())
                 .map(|h| (&s.text, h))
@@ -873,10 +874,31 @@ fn is_bare_name(line: &str) -> bool {
     !t.is_empty() && !t.contains(|c: char| c.is_whitespace() || c == ':')
 }
 
+/// Whether a call searches the web (`web_search`, `WebSearch`, `google_search`): what it returns
+/// is a list of other pages, a snippet of each. (Not a shell command that greps.)
+fn searches_the_web(call: &ToolCall, lex: &Lexicon) -> bool {
+    let name = split_camel(&call.name);
+    let words: Vec<&str> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.contains(&"search")
+        && words
+            .iter()
+            .any(|w| lex.web_search_names.iter().any(|n| n == w))
+}
+
 /// The tool's verdict in text: the first not-found or error trigger in the head or tail window
 /// that no pseudo-trigger covers. A file print is read only at the first line it printed; a
-/// listing's line that is one bare name (a folder called `exception`) is an entry.
-fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind, listing: bool) -> Option<Hit> {
+/// listing's line that is one bare name (a folder called `exception`) is an entry; a page's
+/// banner counts where the output is a page (`pages`), not a web search's list of snippets.
+fn text_verdict(
+    seg: &Segment,
+    lex: &Lexicon,
+    kind: CallKind,
+    listing: bool,
+    pages: bool,
+) -> Option<Hit> {
     let t = &seg.text;
     // (An output that is nothing but the interrupt is the interrupted call's.)
     let text = match before_interrupt(&t.text) {
@@ -889,7 +911,11 @@ fn text_verdict(seg: &Segment, lex: &Lexicon, kind: CallKind, listing: bool) -> 
     let patch = text.trim_start().starts_with("diff --git ");
     let lines_only_head = matches!(kind, CallKind::ReadFile | CallKind::Match) || patch;
     if !lines_only_head {
-        if let Some((s, e)) = lex.error_anywhere.first(text) {
+        let anywhere = lex
+            .error_anywhere
+            .first(text)
+            .or_else(|| pages.then(|| lex.page_error_anywhere.first(text)).flatten());
+        if let Some((s, e)) = anywhere {
             let (mut ls, mut le) = line_around(text, s, e);
             // A traceback says what failed on its last line ("ZeroDivisionError: division by
             // zero"): point there.
@@ -1350,7 +1376,7 @@ mod tests {
     }
 
     fn verdict(text: &str) -> Option<Subkind> {
-        text_verdict(&output(text), &lex(), CallKind::Unknown, false).map(|h| h.subkind)
+        text_verdict(&output(text), &lex(), CallKind::Unknown, false, true).map(|h| h.subkind)
     }
 
     /// `line` as line `at` of an output whose other `n` lines are `filler` (numbered): past the
@@ -1375,6 +1401,42 @@ mod tests {
             assert_eq!(verdict(&page(banner)), Some(Subkind::Error), "{banner}");
         }
         assert_eq!(verdict(&page("Sold 12/27/24 for $1.43M")), None);
+    }
+
+    /// A web search lists snippets of other pages: one that shows a site's banner is no failure
+    /// of the search. The same page fetched failed to show.
+    #[test]
+    fn a_banner_in_a_web_search_s_snippet_is_data() {
+        use crate::model::{Format, ToolResult, Turn};
+        use crate::source::Span;
+        let found = |name: &str| {
+            let mut traj = Trajectory::new(Format::ManagedAgents, Span::new(0, 10));
+            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
+            call.calls
+                .push(tool_call(name, r#"{"query": "jinwook kim gaze pinch"}"#));
+            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
+            let page = amid(
+                "jinwook31 - Overview. Report abuse ... Something went wrong",
+                "A result snippet:",
+                30,
+                10,
+            );
+            out.push_text(SegmentKind::Output, Text::plain(page, 5));
+            out.result = Some(ToolResult {
+                call: Some((0, 0)),
+                ..ToolResult::default()
+            });
+            traj.turns = vec![call, out];
+            let mut facts = Vec::new();
+            let lex = lex();
+            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
+            facts.len()
+        };
+        for search in ["web_search", "WebSearch", "google_search", "search_web"] {
+            assert_eq!(found(search), 0, "{search}");
+        }
+        assert_eq!(found("web_fetch"), 1);
+        assert_eq!(found("browser_search_page"), 1);
     }
 
     #[test]
@@ -1470,7 +1532,7 @@ mod tests {
         let t = output(&summary(
             "The docs do not contain any information about it.",
         ));
-        assert!(text_verdict(&t, &lex(), CallKind::ReadFile, false).is_none());
+        assert!(text_verdict(&t, &lex(), CallKind::ReadFile, false, true).is_none());
     }
 
     #[test]
