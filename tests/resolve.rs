@@ -5134,44 +5134,43 @@ fn a_folder_named_exception_in_a_listing_is_no_error() {
     );
 }
 
-/// Codex's code mode runs a script (`exec`) that calls `tools.exec_command({cmd: …})` and prints
-/// the JSON it gets back after its own header: the command line decides the call's kind, the
-/// JSON's `exit_code` is the call's, and its `output` is what the command printed.
-#[test]
-fn a_codex_code_mode_script_is_read_as_the_command_it_runs() {
-    let call = |id: &str, cmd: &str| {
-        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call", "status": "completed", "call_id": id, "name": "exec",
-            "input": format!("const r = await tools.exec_command({{cmd:{}, workdir: \"/w\"}}); text(JSON.stringify(r))\n", json!(cmd))}})
+/// A Codex code-mode script (a call named `exec`) that runs one command line.
+fn codex_script(id: &str, cmd: &str) -> String {
+    json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call", "status": "completed", "call_id": id, "name": "exec",
+        "input": format!("const r = await tools.exec_command({{cmd:{}, workdir: \"/w\"}}); text(JSON.stringify(r))\n", json!(cmd))}})
+    .to_string()
+}
+
+/// The script's output: its header, then what each `tools.exec_command` gave back, as JSON.
+fn codex_script_output(id: &str, returned: &[Value]) -> String {
+    let mut output = vec![
+        json!({"type": "input_text", "text": "Script completed\nWall time 0.0 seconds\nOutput:\n"}),
+    ];
+    output.extend(
+        returned
+            .iter()
+            .map(|r| json!({"type": "input_text", "text": r.to_string()})),
+    );
+    json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": id, "output": output}})
         .to_string()
-    };
-    let output = |id: &str, code: i64, printed: &str| {
-        let inner = json!({"chunk_id": "a", "wall_time_seconds": 0.01, "exit_code": code, "original_token_count": 0, "output": printed});
-        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": id,
-            "output": [{"type": "input_text", "text": "Script completed\nWall time 0.0 seconds\nOutput:\n"}, {"type": "input_text", "text": inner.to_string()}]}})
-        .to_string()
-    };
-    let log = [
-        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/w","originator":"codex_cli_rs"}}"#.to_string(),
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Build it"}]}}"#.to_string(),
-        call("c1", "mkdir -p out"),
-        output("c1", 0, ""),
-        call("c2", "grep -rn 'retry policy' src"),
-        output("c2", 1, ""),
-        call("c3", "cargo test"),
-        output("c3", 101, "running 3 tests\ntest \"tokens\" ... FAILED\n"),
-        // A script that runs two commands: the one that failed decides.
-        call("c4", "make"),
-        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": "c4",
-            "output": [{"type": "input_text", "text": "Script completed\nWall time 0.0 seconds\nOutput:\n"},
-                       {"type": "input_text", "text": json!({"exit_code": 2, "output": "make: *** No rule to make target 'all'.\n"}).to_string()},
-                       {"type": "input_text", "text": json!({"exit_code": 0, "output": "a\nb\n"}).to_string()}]}})
-        .to_string(),
-    ]
-    .join("\n");
-    let report = process("rollout.jsonl", log.as_bytes());
-    let a = &report.analyses[0];
-    let found: Vec<(usize, Subkind, &str)> = a
-        .facts
+}
+
+/// A Codex rollout: its session meta, the user's request, then `records`.
+fn codex_rollout(records: &[String]) -> String {
+    let head = [
+        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/w","originator":"codex_cli_rs"}}"#,
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Build it"}]}}"#,
+    ];
+    head.iter()
+        .map(|l| l.to_string())
+        .chain(records.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The null results of an analysis: (turn, subkind, text).
+fn null_results(a: &trajlint::analysis::Analysis) -> Vec<(usize, Subkind, &str)> {
+    a.facts
         .iter()
         .filter(|f| {
             matches!(
@@ -5180,7 +5179,38 @@ fn a_codex_code_mode_script_is_read_as_the_command_it_runs() {
             )
         })
         .map(|f| (f.turn, f.subkind, f.text.as_str()))
-        .collect();
+        .collect()
+}
+
+/// Codex's code mode runs a script (`exec`) that calls `tools.exec_command({cmd: …})` and prints
+/// the JSON it gets back after its own header: the command line decides the call's kind, the
+/// JSON's `exit_code` is the call's, and its `output` is what the command printed.
+#[test]
+fn a_codex_code_mode_script_is_read_as_the_command_it_runs() {
+    let output = |id: &str, code: i64, printed: &str| {
+        let inner = json!({"chunk_id": "a", "wall_time_seconds": 0.01, "exit_code": code, "original_token_count": 0, "output": printed});
+        codex_script_output(id, &[inner])
+    };
+    let log = codex_rollout(&[
+        codex_script("c1", "mkdir -p out"),
+        output("c1", 0, ""),
+        codex_script("c2", "grep -rn 'retry policy' src"),
+        output("c2", 1, ""),
+        codex_script("c3", "cargo test"),
+        output("c3", 101, "running 3 tests\ntest \"tokens\" ... FAILED\n"),
+        // A script that runs two commands: the one that failed decides.
+        codex_script("c4", "make"),
+        codex_script_output(
+            "c4",
+            &[
+                json!({"exit_code": 2, "output": "make: *** No rule to make target 'all'.\n"}),
+                json!({"exit_code": 0, "output": "a\nb\n"}),
+            ],
+        ),
+    ]);
+    let report = process("rollout.jsonl", log.as_bytes());
+    let a = &report.analyses[0];
+    let found = null_results(a);
     assert_eq!(
         found,
         [
@@ -5204,16 +5234,9 @@ fn a_codex_code_mode_script_is_read_as_the_command_it_runs() {
 /// `exit_code`; in a plain exec output the header says "Process running with session ID".
 #[test]
 fn a_command_still_running_has_no_empty_result_yet() {
-    let script = |id: &str, cmd: &str| {
-        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call", "status": "completed", "call_id": id, "name": "exec",
-            "input": format!("const r = await tools.exec_command({{cmd:{}, yield_time_ms: 1000}}); text(JSON.stringify(r))\n", json!(cmd))}})
-        .to_string()
-    };
     let running = |id: &str, printed: &str| {
         let inner = json!({"chunk_id": "a", "wall_time_seconds": 1.0, "session_id": 14580, "original_token_count": 0, "output": printed});
-        json!({"timestamp": "t", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": id,
-            "output": [{"type": "input_text", "text": "Script completed\nWall time 1.2 seconds\nOutput:\n"}, {"type": "input_text", "text": inner.to_string()}]}})
-        .to_string()
+        codex_script_output(id, &[inner])
     };
     let exec = |id: &str, cmd: &str| {
         json!({"timestamp": "t", "type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "call_id": id,
@@ -5225,33 +5248,23 @@ fn a_command_still_running_has_no_empty_result_yet() {
             "output": format!("Chunk ID: f8\nWall time: 1.0 seconds\n{header}\nOriginal token count: 0\nOutput:\n")}})
         .to_string()
     };
-    let log = [
-        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/w","originator":"codex_cli_rs"}}"#.to_string(),
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Build it"}]}}"#.to_string(),
-        script("c1", "rg -n TODO src"),
+    let log = codex_rollout(&[
+        codex_script("c1", "rg -n TODO src"),
         running("c1", ""),
-        script("c2", "npm run build"),
-        running("c2", "> vite build\nerror: could not resolve \"./App.vue\"\n"),
+        codex_script("c2", "npm run build"),
+        running(
+            "c2",
+            "> vite build\nerror: could not resolve \"./App.vue\"\n",
+        ),
         exec("c3", "cat build.log"),
         exec_output("c3", "Process running with session ID 32244"),
         // Finished, the same empty output is a null result.
         exec("c4", "cat build.log"),
         exec_output("c4", "Process exited with code 0"),
-    ]
-    .join("\n");
+    ]);
     let report = process("rollout.jsonl", log.as_bytes());
     let a = &report.analyses[0];
-    let found: Vec<(usize, Subkind, &str)> = a
-        .facts
-        .iter()
-        .filter(|f| {
-            matches!(
-                f.subkind,
-                Subkind::Empty | Subkind::NotFound | Subkind::Error
-            )
-        })
-        .map(|f| (f.turn, f.subkind, f.text.as_str()))
-        .collect();
+    let found = null_results(a);
     assert_eq!(
         found,
         [

@@ -1279,6 +1279,32 @@ mod tests {
         }
     }
 
+    /// The null results of one call (`name`, `arguments`) answered by `printed` with `result`'s
+    /// flags and codes (its `call` is set here).
+    fn one_call(
+        name: &str,
+        arguments: &str,
+        printed: String,
+        result: crate::model::ToolResult,
+    ) -> Vec<Fact> {
+        use crate::model::{Format, ToolResult, Turn};
+        use crate::source::Span;
+        let mut traj = Trajectory::new(Format::Codex, Span::new(0, 10));
+        let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
+        call.calls.push(tool_call(name, arguments));
+        let mut out = Turn::new(Role::Tool, Span::new(5, 10));
+        out.push_text(SegmentKind::Output, Text::plain(printed, 5));
+        out.result = Some(ToolResult {
+            call: Some((0, 0)),
+            ..result
+        });
+        traj.turns = vec![call, out];
+        let mut facts = Vec::new();
+        let lex = lex();
+        extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
+        facts
+    }
+
     /// What a call looked for is in its arguments' values: not their names, not the call's own
     /// description or output settings, and of a directory given from the root its last name.
     #[test]
@@ -1407,30 +1433,15 @@ mod tests {
     /// of the search. The same page fetched failed to show.
     #[test]
     fn a_banner_in_a_web_search_s_snippet_is_data() {
-        use crate::model::{Format, ToolResult, Turn};
-        use crate::source::Span;
         let found = |name: &str| {
-            let mut traj = Trajectory::new(Format::ManagedAgents, Span::new(0, 10));
-            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
-            call.calls
-                .push(tool_call(name, r#"{"query": "jinwook kim gaze pinch"}"#));
-            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
             let page = amid(
                 "jinwook31 - Overview. Report abuse ... Something went wrong",
                 "A result snippet:",
                 30,
                 10,
             );
-            out.push_text(SegmentKind::Output, Text::plain(page, 5));
-            out.result = Some(ToolResult {
-                call: Some((0, 0)),
-                ..ToolResult::default()
-            });
-            traj.turns = vec![call, out];
-            let mut facts = Vec::new();
-            let lex = lex();
-            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
-            facts.len()
+            let query = r#"{"query": "jinwook kim gaze pinch"}"#;
+            one_call(name, query, page, Default::default()).len()
         };
         for search in ["web_search", "WebSearch", "google_search", "search_web"] {
             assert_eq!(found(search), 0, "{search}");
@@ -1461,24 +1472,10 @@ mod tests {
 
     #[test]
     fn a_compiler_s_diagnostic_is_a_failure_anywhere_in_the_build_output() {
-        use crate::model::{Format, ToolResult, Turn};
-        use crate::source::Span;
         // A call's output, the line mid-way in it, as the null results of the call read it.
         let found = |name: &str, arguments: &str, line: &str| {
-            let mut traj = Trajectory::new(Format::Codex, Span::new(0, 10));
-            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
-            call.calls.push(tool_call(name, arguments));
-            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
-            let text = amid(line, "transforming modules", 30, 10);
-            out.push_text(SegmentKind::Output, Text::plain(text, 5));
-            out.result = Some(ToolResult {
-                call: Some((0, 0)),
-                ..ToolResult::default()
-            });
-            traj.turns = vec![call, out];
-            let mut facts = Vec::new();
-            let lex = lex();
-            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
+            let printed = amid(line, "transforming modules", 30, 10);
+            let facts = one_call(name, arguments, printed, Default::default());
             facts.iter().map(|f| f.subkind).collect::<Vec<_>>()
         };
         // A build's log (`npm run build` polled to its end, no exit code): the diagnostic sits
@@ -1548,33 +1545,18 @@ mod tests {
 
     #[test]
     fn any_non_zero_exit_code_is_a_failure() {
-        use crate::model::{Format, ToolResult, Turn};
-        use crate::source::Span;
         let facts_for = |code: i64| {
-            let mut traj = Trajectory::new(Format::Openhands, Span::new(0, 10));
-            let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
-            call.calls.push(ToolCall {
-                id: None,
-                name: "execute_bash".into(),
-                arguments: "python3 -m http.server 8000".into(),
-                span: Span::new(0, 5),
-                result_turn: Some(1),
-            });
-            let mut out = Turn::new(Role::Tool, Span::new(5, 10));
-            out.push_text(
-                SegmentKind::Output,
-                Text::plain("Serving HTTP on 0.0.0.0 port 8000".into(), 5),
-            );
-            out.result = Some(ToolResult {
-                call: Some((0, 0)),
+            let result = crate::model::ToolResult {
                 exit_code: Some(code),
-                ..ToolResult::default()
-            });
-            traj.turns = vec![call, out];
-            let mut facts = Vec::new();
-            let lex = lex();
-            extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
-            facts
+                ..Default::default()
+            };
+            let printed = "Serving HTTP on 0.0.0.0 port 8000".to_string();
+            one_call(
+                "execute_bash",
+                "python3 -m http.server 8000",
+                printed,
+                result,
+            )
         };
         assert_eq!(facts_for(-1).len(), 1, "killed after a timeout");
         assert!(facts_for(0).is_empty());
@@ -1584,27 +1566,16 @@ mod tests {
     /// Agents' bash results carry none) found nothing; one that printed why it failed did not.
     #[test]
     fn a_search_failing_silently_found_nothing() {
-        use crate::model::{Format, ToolResult, Turn};
-        use crate::source::Span;
         let subkind =
             |command: &str, printed: &str, exit_code: Option<i64>, error_kind: Option<&str>| {
-                let mut traj = Trajectory::new(Format::ManagedAgents, Span::new(0, 10));
-                let mut call = Turn::new(Role::Assistant, Span::new(0, 5));
-                call.calls
-                    .push(tool_call("bash", &format!(r#"{{"command": "{command}"}}"#)));
-                let mut out = Turn::new(Role::Tool, Span::new(5, 10));
-                out.push_text(SegmentKind::Output, Text::plain(printed.into(), 5));
-                out.result = Some(ToolResult {
-                    call: Some((0, 0)),
+                let result = crate::model::ToolResult {
                     is_error: true,
                     exit_code,
                     error_kind: error_kind.map(String::from),
-                    ..ToolResult::default()
-                });
-                traj.turns = vec![call, out];
-                let mut facts = Vec::new();
-                let lex = lex();
-                extract(&traj, &lex, &Calls::new(&traj, &lex), &mut facts);
+                    ..Default::default()
+                };
+                let arguments = format!(r#"{{"command": "{command}"}}"#);
+                let facts = one_call("bash", &arguments, printed.into(), result);
                 facts.iter().map(|f| f.subkind).collect::<Vec<_>>()
             };
         assert_eq!(
