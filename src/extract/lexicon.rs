@@ -51,6 +51,8 @@ struct NullResultLists {
     #[serde(default)]
     web_search_names: Vec<String>,
     #[serde(default)]
+    web_read_names: Vec<String>,
+    #[serde(default)]
     empty: Vec<String>,
     #[serde(default)]
     retrieve_words: Vec<String>,
@@ -400,8 +402,10 @@ pub struct Lexicon {
     pub compiler_diagnostic: Patterns,
     /// A page's block or error banner, read anywhere in a page (not in a web search's results).
     pub page_error_anywhere: Patterns,
-    /// Words in a tool's name that, with "search", make it a web search.
+    /// Parts of a tool's name that, with "search", make it a web search.
     pub web_search_names: Vec<String>,
+    /// Parts of a tool's name that make it read a web page.
+    pub web_read_names: Vec<String>,
     pub empty: Vec<String>,
     pub retrieve_words: Vec<String>,
     pub write_words: Vec<String>,
@@ -831,6 +835,7 @@ impl Lexicon {
                 .unwrap_or(0),
             retrieve_words: n.retrieve_words.clone(),
             web_search_names: lowercase(&n.web_search_names),
+            web_read_names: lowercase(&n.web_read_names),
             write_words: n.write_words.clone(),
             write_functions: lowercase(&n.write_functions),
             match_commands: n.match_commands.clone(),
@@ -904,6 +909,7 @@ fn merge(into: &mut File, f: File) {
     n.page_error_anywhere
         .extend(f.null_result.page_error_anywhere);
     n.web_search_names.extend(f.null_result.web_search_names);
+    n.web_read_names.extend(f.null_result.web_read_names);
     n.empty.extend(f.null_result.empty);
     n.retrieve_words.extend(f.null_result.retrieve_words);
     n.write_words.extend(f.null_result.write_words);

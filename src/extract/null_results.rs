@@ -95,21 +95,25 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // Text verdicts, pseudo-triggers removed. A linter's or type checker's output that
         // lists findings (`lib/x.ex:112:pattern_match`, even filtered through grep) failed.
         let linted = info.is_some_and(|c| c.families.iter().any(|f| f == "lint"));
-        // (A compiler's diagnostic fails a call that builds or runs something; a fetched page
-        // or a read file quoting one is data.)
-        let builds = info.is_some_and(|c| {
-            c.families.iter().any(|f| {
-                matches!(
-                    f.as_str(),
-                    "build" | "test" | "lint" | "install" | "execute" | "reproduce"
-                )
-            })
-        }) && !matches!(kind, CallKind::ReadFile | CallKind::Match);
+        // (A compiler's diagnostic fails the call that printed it; a read file, a search's
+        // matches or a web page quoting one is data.)
+        let web = call.map(|c| WebCall::of(c, lex));
+        let builds = !matches!(kind, CallKind::ReadFile | CallKind::Match)
+            && web.is_none_or(|w| w == WebCall::No);
         let listing =
             call.is_some_and(|c| lists_names(c, info.and_then(|i| i.command.as_deref()), lex));
-        let pages = !call.is_some_and(|c| searches_the_web(c, lex));
-        let text_hit = outputs.iter().find_map(|s| {
-            text_verdict(s, lex, kind, listing, pages)
+        let search = web == Some(WebCall::Search);
+        let text_hit = outputs.iter().enumerate().find_map(|(k, s)| {
+            // (A web search's results are snippets of other pages: a page's banner counts only
+            // at the head of what the search returned, its own block page.)
+            let banners = if !search {
+                Banners::Anywhere
+            } else if k == 0 {
+                Banners::Head
+            } else {
+                Banners::No
+            };
+            text_verdict(s, lex, kind, listing, banners)
                 .or_else(|| linted.then(|| lint_finding(&s.text, lex)).flatten())
                 .or_else(|| builds.then(|| compiler_diagnostic(&s.text, lex)).flatten())
                 .map(|h| (&s.text, h))
@@ -874,30 +878,58 @@ fn is_bare_name(line: &str) -> bool {
     !t.is_empty() && !t.contains(|c: char| c.is_whitespace() || c == ':')
 }
 
-/// Whether a call searches the web (`web_search`, `WebSearch`, `google_search`): what it returns
-/// is a list of other pages, a snippet of each. (Not a shell command that greps.)
-fn searches_the_web(call: &ToolCall, lex: &Lexicon) -> bool {
-    let name = split_camel(&call.name);
-    let words: Vec<&str> = name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.contains(&"search")
-        && words
-            .iter()
-            .any(|w| lex.web_search_names.iter().any(|n| n == w))
+/// What a call does on the web, by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WebCall {
+    /// Searches it (`web_search`, `WebSearch`, `websearch`, `google_search`): what it returns is
+    /// a list of other pages, a snippet of each.
+    Search,
+    /// Reads a page (`WebFetch`, `browser_navigate`).
+    Read,
+    No,
 }
+
+impl WebCall {
+    fn of(call: &ToolCall, lex: &Lexicon) -> WebCall {
+        let name: String = call
+            .name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let has = |parts: &[String]| parts.iter().any(|p| name.contains(p.as_str()));
+        if name.contains("search") && has(&lex.web_search_names) {
+            WebCall::Search
+        } else if has(&lex.web_read_names) {
+            WebCall::Read
+        } else {
+            WebCall::No
+        }
+    }
+}
+
+/// Where a page's block or error banner counts in an output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Banners {
+    Anywhere,
+    /// In its first lines only (a web search's own block page, not a snippet's).
+    Head,
+    No,
+}
+
+/// How many first lines of a web search's output a block page shows in.
+const BANNER_HEAD_LINES: usize = 3;
 
 /// The tool's verdict in text: the first not-found or error trigger in the head or tail window
 /// that no pseudo-trigger covers. A file print is read only at the first line it printed; a
 /// listing's line that is one bare name (a folder called `exception`) is an entry; a page's
-/// banner counts where the output is a page (`pages`), not a web search's list of snippets.
+/// banner counts where `banners` says.
 fn text_verdict(
     seg: &Segment,
     lex: &Lexicon,
     kind: CallKind,
     listing: bool,
-    pages: bool,
+    banners: Banners,
 ) -> Option<Hit> {
     let t = &seg.text;
     // (An output that is nothing but the interrupt is the interrupted call's.)
@@ -911,10 +943,18 @@ fn text_verdict(
     let patch = text.trim_start().starts_with("diff --git ");
     let lines_only_head = matches!(kind, CallKind::ReadFile | CallKind::Match) || patch;
     if !lines_only_head {
-        let anywhere = lex
-            .error_anywhere
-            .first(text)
-            .or_else(|| pages.then(|| lex.page_error_anywhere.first(text)).flatten());
+        let head = || {
+            let end = text
+                .match_indices('\n')
+                .nth(BANNER_HEAD_LINES - 1)
+                .map_or(text.len(), |(k, _)| k);
+            &text[..end]
+        };
+        let anywhere = lex.error_anywhere.first(text).or_else(|| match banners {
+            Banners::Anywhere => lex.page_error_anywhere.first(text),
+            Banners::Head => lex.page_error_anywhere.first(head()),
+            Banners::No => None,
+        });
         if let Some((s, e)) = anywhere {
             let (mut ls, mut le) = line_around(text, s, e);
             // A traceback says what failed on its last line ("ZeroDivisionError: division by
@@ -1402,7 +1442,14 @@ mod tests {
     }
 
     fn verdict(text: &str) -> Option<Subkind> {
-        text_verdict(&output(text), &lex(), CallKind::Unknown, false, true).map(|h| h.subkind)
+        text_verdict(
+            &output(text),
+            &lex(),
+            CallKind::Unknown,
+            false,
+            Banners::Anywhere,
+        )
+        .map(|h| h.subkind)
     }
 
     /// `line` as line `at` of an output whose other `n` lines are `filler` (numbered): past the
@@ -1443,11 +1490,26 @@ mod tests {
             let query = r#"{"query": "jinwook kim gaze pinch"}"#;
             one_call(name, query, page, Default::default()).len()
         };
-        for search in ["web_search", "WebSearch", "google_search", "search_web"] {
+        for search in [
+            "web_search",
+            "WebSearch",
+            "websearch",
+            "google_search",
+            "search_web",
+            "mcp__ddg__search",
+        ] {
             assert_eq!(found(search), 0, "{search}");
         }
         assert_eq!(found("web_fetch"), 1);
-        assert_eq!(found("browser_search_page"), 1);
+        assert_eq!(found("file_search"), 1);
+        // A search answered by its provider's own block page failed.
+        let query = r#"{"query": "jinwook kim gaze pinch"}"#;
+        let blocked =
+            "Access Denied\nYou don't have permission to access this server.\nReference #18.4f2";
+        assert_eq!(
+            one_call("web_search", query, blocked.into(), Default::default()).len(),
+            1
+        );
     }
 
     #[test]
@@ -1499,8 +1561,15 @@ mod tests {
         // A warning, or the word in a file's name, is no failure.
         assert!(build("main.c:3:5: warning: unused variable 'x'").is_empty());
         assert!(build("src/error.ts(1,1): compiled").is_empty());
-        // A page fetched, or a file read, that quotes one is data.
+        // Whatever the call is named: a poll of a running build, a terminal tool.
         let diagnostic = "src/parser.c:41:9: error: call to undeclared function 'strlcpy'";
+        assert_eq!(
+            found("write_stdin", r#"{"session_id": 4}"#, diagnostic),
+            [Subkind::Error]
+        );
+        let gcc = r#"{"command": "gcc -Wall -o app src/*.c 2>&1 | tail -40"}"#;
+        assert_eq!(found("terminal", gcc, diagnostic), [Subkind::Error]);
+        // A page fetched, or a file read, that quotes one is data.
         assert!(found(
             "web_fetch",
             r#"{"url": "https://github.com/o/r/issues/7"}"#,
@@ -1529,7 +1598,7 @@ mod tests {
         let t = output(&summary(
             "The docs do not contain any information about it.",
         ));
-        assert!(text_verdict(&t, &lex(), CallKind::ReadFile, false, true).is_none());
+        assert!(text_verdict(&t, &lex(), CallKind::ReadFile, false, Banners::Anywhere).is_none());
     }
 
     #[test]

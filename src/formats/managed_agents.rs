@@ -11,9 +11,11 @@
 //!   `agent.mcp_tool_use`, `agent.custom_tool_use {name, input}` (the event's `id` is the call's)
 //!   are one model response: the agent's consecutive events gather into one assistant turn, as a
 //!   `span.model_request_start` opens the next;
-//! - `agent.tool_result {tool_use_id}`, `agent.mcp_tool_result {mcp_tool_use_id}` and
-//!   `user.custom_tool_result {custom_tool_use_id}`, each with `content` and `is_error`, are the
-//!   results;
+//! - `agent.tool_result {tool_use_id}`, `user.tool_result {tool_use_id}` (a self-hosted tool
+//!   runner's, or the service's when no runner took the call), `agent.mcp_tool_result
+//!   {mcp_tool_use_id}` and `user.custom_tool_result {custom_tool_use_id}`, each with `content`
+//!   and `is_error`, are the results;
+//! - `system.message {content}` is the harness's;
 //! - `agent.thread_context_compacted` is a compaction whose summary the log does not hold;
 //! - `session.error` is a failure of the session (a model request that failed), kept as the
 //!   harness's words; other `session.*` and `span.*` events (status, usage, timing, outcome
@@ -32,7 +34,8 @@ fn event<'v>(d: &Doc, v: &'v Value) -> Option<&'v Value> {
         .unwrap_or(v);
     let ty = d.get_str(e, "type")?;
     let (domain, action) = ty.split_once('.')?;
-    let known = matches!(domain, "agent" | "user" | "session" | "span") && !action.is_empty();
+    let known =
+        matches!(domain, "agent" | "user" | "session" | "span" | "system") && !action.is_empty();
     // (Every persisted event carries when the server recorded it: other logs' `session.start`
     // or `user.message` records with an id and a timestamp are not these.)
     (known && d.get(e, "processed_at").is_some()).then_some(e)
@@ -105,7 +108,10 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     result_turn: None,
                 });
             }
-            "agent.tool_result" | "agent.mcp_tool_result" | "user.custom_tool_result" => {
+            "agent.tool_result"
+            | "agent.mcp_tool_result"
+            | "user.tool_result"
+            | "user.custom_tool_result" => {
                 open = None;
                 let mut t = Turn::new(Role::Tool, span);
                 if let Some(c) = d.get(e, "content") {
@@ -146,6 +152,14 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     "managed-agents.thread_context_compacted",
                     None,
                 ));
+            }
+            "system.message" => {
+                open = None;
+                let mut t = Turn::new(Role::System, span);
+                if let Some(c) = d.get(e, "content") {
+                    push_content(&d, c, SegmentKind::Prose, &mut t);
+                }
+                traj.turns.push(t);
             }
             "session.error" => {
                 open = None;
@@ -238,7 +252,8 @@ mod tests {
     }
 
     /// The sessions API's own listing: bare events in `{data: […]}`; a compaction the log keeps
-    /// no summary of; an MCP call and a custom tool's result from the client.
+    /// no summary of; an MCP call, a custom tool's result from the client, a tool runner's
+    /// result and the harness's message.
     #[test]
     fn a_listing_of_bare_events_is_read_the_same_way() {
         let doc = r#"{"data": [
@@ -248,7 +263,10 @@ mod tests {
  {"id": "sevt_4", "type": "agent.custom_tool_use", "processed_at": "t", "name": "notify", "input": {"channel": "ops"}},
  {"id": "sevt_5", "type": "user.custom_tool_result", "processed_at": "t", "custom_tool_use_id": "sevt_4", "content": [{"type": "text", "text": "sent"}]},
  {"id": "sevt_6", "type": "agent.thread_context_compacted", "processed_at": "t"},
- {"id": "sevt_7", "type": "agent.message", "processed_at": "t", "content": [{"type": "text", "text": "Filed LIN-42 and told ops."}]}
+ {"id": "sevt_7", "type": "agent.message", "processed_at": "t", "content": [{"type": "text", "text": "Filed LIN-42 and told ops."}]},
+ {"id": "sevt_8", "type": "agent.tool_use", "processed_at": "t", "name": "bash", "input": {"command": "make"}},
+ {"id": "sevt_9", "type": "user.tool_result", "processed_at": "t", "tool_use_id": "sevt_8", "is_error": true, "content": [{"type": "text", "text": "no tool runner took the call"}]},
+ {"id": "sevt_10", "type": "system.message", "processed_at": "t", "content": [{"type": "text", "text": "The session resumed."}]}
 ], "next_page": null}"#;
         let out = formats::read(doc.as_bytes(), None);
         assert_eq!(out.format, Some(Format::ManagedAgents));
@@ -257,10 +275,14 @@ mod tests {
         use Role::*;
         assert_eq!(
             roles,
-            [User, Assistant, Tool, Assistant, Tool, Event, Assistant]
+            [User, Assistant, Tool, Assistant, Tool, Event, Assistant, Tool, System]
         );
+        assert!(out.issues.is_empty(), "{:?}", out.issues);
         assert_eq!(t.turns[1].calls[0].result_turn, Some(2));
         assert_eq!(t.turns[3].calls[0].result_turn, Some(4));
+        // (A runner's result, or the service's when none took the call.)
+        assert_eq!(t.turns[6].calls[0].result_turn, Some(7));
+        assert!(t.turns[7].result.as_ref().unwrap().is_error);
         assert_eq!(t.compactions.len(), 1);
     }
 
