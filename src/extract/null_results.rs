@@ -1550,6 +1550,8 @@ mod tests {
             "  Program.cs(10,5): error CS1002: ; expected",
             r"C:\src\App\Program.cs(10,5): error CS1002: ; expected",
             "src/main.rs:3:5: error[E0308]: mismatched types",
+            "src\\widget.cpp(10): error C2065: 'count': undeclared identifier",
+            "src/App.java:5: error: incompatible types: String cannot be converted to int",
         ] {
             assert_eq!(build(line), [Subkind::Error], "{line}");
         }
