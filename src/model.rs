@@ -474,14 +474,6 @@ impl Trajectory {
         &mut self,
         answered: &std::collections::HashSet<(usize, usize)>,
     ) {
-        // How many user messages come before each turn: two turns with as many before them lie
-        // in one exchange.
-        let mut users_before = Vec::with_capacity(self.turns.len());
-        let mut users = 0;
-        for turn in &self.turns {
-            users_before.push(users);
-            users += usize::from(turn.role == Role::User);
-        }
         let mut orphans: HashMap<String, std::collections::VecDeque<usize>> = HashMap::new();
         for (t, turn) in self.turns.iter().enumerate() {
             if let Some(id) = turn
@@ -497,6 +489,17 @@ impl Trajectory {
         if orphans.is_empty() {
             return;
         }
+        // How many user messages come before each turn: two turns with as many before them lie
+        // in one exchange.
+        let users_before: Vec<usize> = self
+            .turns
+            .iter()
+            .scan(0, |users, turn| {
+                let before = *users;
+                *users += usize::from(turn.role == Role::User);
+                Some(before)
+            })
+            .collect();
         for ct in 0..self.turns.len() {
             for cc in 0..self.turns[ct].calls.len() {
                 if answered.contains(&(ct, cc)) {

@@ -1726,8 +1726,11 @@ fn an_id_whose_record_the_turn_says_is_restated_and_an_id_with_a_word_or_two_is_
     assert_eq!(ids, [(6, "4NQLHD")], "{ids:#?}");
 }
 
+/// The subkinds of a null result.
+const NULL_SUBKINDS: [Subkind; 3] = [Subkind::Error, Subkind::NotFound, Subkind::Empty];
+
 fn nulls(a: &Annotated) -> Vec<&Fact> {
-    of_kind(a, &[Subkind::Error, Subkind::NotFound, Subkind::Empty])
+    of_kind(a, &NULL_SUBKINDS)
 }
 
 #[test]
@@ -5172,12 +5175,7 @@ fn codex_rollout(records: &[String]) -> String {
 fn null_results(a: &trajlint::analysis::Analysis) -> Vec<(usize, Subkind, &str)> {
     a.facts
         .iter()
-        .filter(|f| {
-            matches!(
-                f.subkind,
-                Subkind::Empty | Subkind::NotFound | Subkind::Error
-            )
-        })
+        .filter(|f| NULL_SUBKINDS.contains(&f.subkind))
         .map(|f| (f.turn, f.subkind, f.text.as_str()))
         .collect()
 }

@@ -98,7 +98,7 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
         // (A compiler's diagnostic fails the call that printed it; a read file, a search's
         // matches or a web page quoting one is data.)
         let web = call.map(|c| WebCall::of(c, lex));
-        let builds = !matches!(kind, CallKind::ReadFile | CallKind::Match)
+        let diagnostics_fail = !matches!(kind, CallKind::ReadFile | CallKind::Match)
             && web.is_none_or(|w| w == WebCall::No);
         let listing =
             call.is_some_and(|c| lists_names(c, info.and_then(|i| i.command.as_deref()), lex));
@@ -115,7 +115,11 @@ pub fn extract(traj: &Trajectory, lex: &Lexicon, calls: &Calls, facts: &mut Vec<
             };
             text_verdict(s, lex, kind, listing, banners)
                 .or_else(|| linted.then(|| lint_finding(&s.text, lex)).flatten())
-                .or_else(|| builds.then(|| compiler_diagnostic(&s.text, lex)).flatten())
+                .or_else(|| {
+                    diagnostics_fail
+                        .then(|| compiler_diagnostic(&s.text, lex))
+                        .flatten()
+                })
                 .map(|h| (&s.text, h))
         });
 

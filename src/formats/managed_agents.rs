@@ -153,19 +153,15 @@ pub fn read(bytes: &[u8], shape: &Shape) -> ReadOutput {
                     None,
                 ));
             }
-            "system.message" => {
+            // The harness's words: its message, or what failed.
+            "system.message" | "session.error" => {
                 open = None;
                 let mut t = Turn::new(Role::System, span);
-                if let Some(c) = d.get(e, "content") {
+                let said = d
+                    .get(e, "content")
+                    .or_else(|| d.path(e, &["error", "message"]));
+                if let Some(c) = said {
                     push_content(&d, c, SegmentKind::Prose, &mut t);
-                }
-                traj.turns.push(t);
-            }
-            "session.error" => {
-                open = None;
-                let mut t = Turn::new(Role::System, span);
-                if let Some(m) = d.path(e, &["error", "message"]) {
-                    push_content(&d, m, SegmentKind::Prose, &mut t);
                 }
                 traj.turns.push(t);
             }
